@@ -1,0 +1,36 @@
+//===- Pipeline.h - The normc compilation pipeline ------------------------===//
+#ifndef NORMC_FRONTEND_PIPELINE_H
+#define NORMC_FRONTEND_PIPELINE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+
+#include <string>
+
+namespace normc {
+
+/// The dialects normc IR may contain: norm, sched, arith, math.
+void registerNormcDialects(mlir::DialectRegistry &registry);
+/// Registers normc's passes with the global registry (for normc-opt).
+void registerNormcPasses();
+
+/// Schedule choices; 0 or empty leaves a choice to the heuristic.
+struct ScheduleOptions {
+  int64_t rowsPerBlock = 0;
+  int64_t threadsPerRow = 0;
+  int64_t vectorWidth = 0;
+  std::string rowStorage;
+};
+
+/// Which level a module is at.
+enum class IRLevel { Spec, Schedule, Empty };
+IRLevel getIRLevel(mlir::ModuleOp module);
+
+/// Lowers every norm.spec to a sched.kernel and assigns schedules to the
+/// kernels that lack one. Diagnostics go to the context's handler.
+mlir::LogicalResult lowerToSchedule(mlir::ModuleOp module,
+                                    const ScheduleOptions &options);
+
+} // namespace normc
+
+#endif // NORMC_FRONTEND_PIPELINE_H

@@ -1,0 +1,44 @@
+//===- Pipeline.cpp - The normc compilation pipeline ----------------------===//
+#include "normc/Frontend/Pipeline.h"
+#include "normc/Conversion/Passes.h"
+#include "normc/Dialect/Norm/IR/NormOps.h"
+#include "normc/Dialect/Sched/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void normc::registerNormcDialects(DialectRegistry &registry) {
+  registry.insert<norm::NormDialect, sched::SchedDialect, arith::ArithDialect,
+                  math::MathDialect>();
+}
+
+void normc::registerNormcPasses() {
+  registerNormcConversionPasses();
+  sched::registerNormcSchedPasses();
+}
+
+normc::IRLevel normc::getIRLevel(ModuleOp module) {
+  if (!module.getOps<norm::SpecOp>().empty())
+    return IRLevel::Spec;
+  if (!module.getOps<sched::KernelOp>().empty())
+    return IRLevel::Schedule;
+  return IRLevel::Empty;
+}
+
+LogicalResult normc::lowerToSchedule(ModuleOp module,
+                                     const ScheduleOptions &options) {
+  PassManager pm(module.getContext());
+  pm.addPass(createConvertNormToSched());
+  sched::SchedAssignScheduleOptions assign;
+  assign.rowsPerBlock = options.rowsPerBlock;
+  assign.threadsPerRow = options.threadsPerRow;
+  assign.vectorWidth = options.vectorWidth;
+  assign.rowStorage = options.rowStorage;
+  pm.addPass(sched::createSchedAssignSchedule(assign));
+  pm.addPass(createCSEPass());
+  return pm.run(module);
+}

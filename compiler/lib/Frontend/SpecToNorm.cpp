@@ -1,0 +1,134 @@
+//===- SpecToNorm.cpp - Build the spec-level IR from a spec ---------------===//
+#include "normc/Frontend/SpecToNorm.h"
+#include "normc/Dialect/Norm/IR/NormOps.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace normc;
+
+namespace {
+
+class SpecBuilder {
+public:
+  SpecBuilder(const dsl::Spec &spec, MLIRContext &context)
+      : spec(spec), ctx(context), b(&context) {}
+
+  OwningOpRef<ModuleOp> build(std::optional<int64_t> cols);
+
+private:
+  Location loc(const dsl::SourceLoc &where) {
+    if (where.line == 0)
+      return FileLineColLoc::get(&ctx, spec.file, 1, 1);
+    return FileLineColLoc::get(&ctx, where.file.empty() ? spec.file
+                                                        : where.file,
+                               where.line, where.column);
+  }
+
+  Type elementType(dsl::DType t) {
+    switch (t) {
+    case dsl::DType::F32:
+      return b.getF32Type();
+    case dsl::DType::F64:
+      return b.getF64Type();
+    case dsl::DType::F16:
+      return b.getF16Type();
+    case dsl::DType::BF16:
+      return b.getBF16Type();
+    }
+    llvm_unreachable("unknown dtype");
+  }
+
+  const dsl::Spec &spec;
+  MLIRContext &ctx;
+  OpBuilder b;
+};
+
+} // namespace
+
+OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> cols) {
+  ctx.loadDialect<norm::NormDialect>();
+  Location specLoc = loc(spec.name.loc);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(specLoc);
+  b.setInsertionPointToEnd(module->getBody());
+  auto specOp = norm::SpecOp::create(b, specLoc, spec.name.value);
+  b.setInsertionPointToStart(&specOp.getBody().emplaceBlock());
+
+  int64_t d = cols ? *cols : ShapedType::kDynamic;
+  Type acc = elementType(spec.accumulate.value);
+  auto rowsOf = [&](dsl::DType t) {
+    return RankedTensorType::get({ShapedType::kDynamic, d}, elementType(t));
+  };
+  auto featuresOf = [&](dsl::DType t) {
+    return RankedTensorType::get({d}, elementType(t));
+  };
+  auto stats = RankedTensorType::get({ShapedType::kDynamic}, acc);
+  auto f32Stats =
+      RankedTensorType::get({ShapedType::kDynamic}, b.getF32Type());
+
+  // Inputs, in argument order.
+  Value h = norm::InputOp::create(b, loc(spec.input.loc),
+                                  rowsOf(spec.input.value), "x");
+  Value residual;
+  if (spec.residualAdd.value)
+    residual = norm::InputOp::create(b, loc(spec.residualAdd.loc),
+                                     rowsOf(spec.input.value), "residual");
+  Value gamma, beta;
+  if (spec.gain.value)
+    gamma = norm::ParamOp::create(b, loc(spec.gain.loc),
+                                  featuresOf(spec.params.value), "gamma");
+  if (spec.bias.value)
+    beta = norm::ParamOp::create(b, loc(spec.bias.loc),
+                                 featuresOf(spec.params.value), "beta");
+
+  // The per-row math of contract section 1.
+  if (residual)
+    h = norm::ResidualAddOp::create(b, loc(spec.residualAdd.loc), h.getType(),
+                                    h, residual, TypeAttr::get(acc));
+  auto fraction = b.getF64FloatAttr(spec.fraction.value);
+  Value mean, rstd;
+  if (spec.center.value)
+    mean = norm::MeanOp::create(b, loc(spec.center.loc), stats, h, fraction);
+  if (spec.scale.value) {
+    auto variance = norm::VarianceAttr::get(
+        &ctx, spec.variance.value == dsl::Variance::Unbiased
+                  ? norm::Variance::unbiased
+                  : norm::Variance::biased);
+    Value moment = norm::MomentOp::create(b, loc(spec.scale.loc), stats, h,
+                                          mean, fraction, variance);
+    auto placement = norm::EpsilonPlacementAttr::get(
+        &ctx, spec.placement.value == dsl::EpsilonPlacement::OutsideSqrt
+                  ? norm::EpsilonPlacement::outside_sqrt
+                  : norm::EpsilonPlacement::inside_sqrt);
+    rstd = norm::RstdOp::create(b, loc(spec.epsilon.loc), stats, moment,
+                                b.getF64FloatAttr(spec.epsilon.value),
+                                placement);
+  }
+  Value y = norm::NormalizeOp::create(
+      b, loc(spec.output.loc), rowsOf(spec.output.value), h, mean, rstd,
+      gamma, beta, b.getF64FloatAttr(spec.gainOffset.value));
+
+  // Outputs, in argument order. Saved statistics are always f32.
+  norm::OutputOp::create(b, loc(spec.output.loc), "y", y);
+  if (residual)
+    norm::OutputOp::create(b, loc(spec.residualAdd.loc), "residual_out", h);
+  if (spec.saveStats.value) {
+    Location saveLoc = loc(spec.saveStats.loc);
+    auto asF32 = [&](Value v) -> Value {
+      if (v.getType() == f32Stats)
+        return v;
+      return norm::ConvertOp::create(b, saveLoc, f32Stats, v);
+    };
+    if (mean)
+      norm::OutputOp::create(b, saveLoc, "mean", asF32(mean));
+    if (rstd)
+      norm::OutputOp::create(b, saveLoc, "rstd", asF32(rstd));
+  }
+  return module;
+}
+
+OwningOpRef<ModuleOp> normc::buildSpecModule(const dsl::Spec &spec,
+                                             std::optional<int64_t> cols,
+                                             MLIRContext &context) {
+  return SpecBuilder(spec, context).build(cols);
+}

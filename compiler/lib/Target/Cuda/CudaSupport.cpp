@@ -1,0 +1,109 @@
+//===- CudaSupport.cpp - The support code every emitted file starts with --===//
+//
+// This is a fixed device library, like a header: the kernels themselves are
+// generated op by op from the IR in CudaEmitter.cpp.
+//
+//===----------------------------------------------------------------------===//
+#include "CudaSupport.h"
+
+static const char kSupport[] = R"cuda(
+#ifndef NORMC_CPU
+// On the GPU (NVRTC). With NORMC_CPU, the CPU device's header defines these.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#define NORMC_KERNEL(threads, name)                                           \
+  extern "C" __global__ void __launch_bounds__(threads) name
+#define NORMC_STATIC_SHARED(T, name, count) __shared__ __align__(16) T name[count]
+#define NORMC_DYNAMIC_SHARED(name) extern __shared__ __align__(16) unsigned char name[]
+#endif
+
+#ifndef NORMC_SUPPORT_LIBRARY
+#define NORMC_SUPPORT_LIBRARY
+// Conversions, rounding to nearest even: NORMC_CVT(To, value).
+template <typename To> struct normc_cvt_to;
+template <> struct normc_cvt_to<float> {
+  static __device__ __forceinline__ float from(float v) { return v; }
+  static __device__ __forceinline__ float from(double v) { return static_cast<float>(v); }
+  static __device__ __forceinline__ float from(int v) { return static_cast<float>(v); }
+  static __device__ __forceinline__ float from(__half v) { return __half2float(v); }
+  static __device__ __forceinline__ float from(__nv_bfloat16 v) { return __bfloat162float(v); }
+};
+template <> struct normc_cvt_to<double> {
+  static __device__ __forceinline__ double from(float v) { return v; }
+  static __device__ __forceinline__ double from(double v) { return v; }
+  static __device__ __forceinline__ double from(int v) { return v; }
+  static __device__ __forceinline__ double from(__half v) { return __half2float(v); }
+  static __device__ __forceinline__ double from(__nv_bfloat16 v) { return __bfloat162float(v); }
+};
+template <> struct normc_cvt_to<__half> {
+  static __device__ __forceinline__ __half from(float v) { return __float2half_rn(v); }
+  static __device__ __forceinline__ __half from(double v) { return __double2half(v); }
+  static __device__ __forceinline__ __half from(int v) { return __float2half_rn(static_cast<float>(v)); }
+  static __device__ __forceinline__ __half from(__half v) { return v; }
+  static __device__ __forceinline__ __half from(__nv_bfloat16 v) { return __float2half_rn(__bfloat162float(v)); }
+};
+template <> struct normc_cvt_to<__nv_bfloat16> {
+  static __device__ __forceinline__ __nv_bfloat16 from(float v) { return __float2bfloat16_rn(v); }
+  static __device__ __forceinline__ __nv_bfloat16 from(double v) { return __double2bfloat16(v); }
+  static __device__ __forceinline__ __nv_bfloat16 from(int v) { return __float2bfloat16_rn(static_cast<float>(v)); }
+  static __device__ __forceinline__ __nv_bfloat16 from(__half v) { return __float2bfloat16_rn(__half2float(v)); }
+  static __device__ __forceinline__ __nv_bfloat16 from(__nv_bfloat16 v) { return v; }
+};
+#define NORMC_CVT(To, value) normc_cvt_to<To>::from(value)
+
+// Square roots in the accumulate type; 16-bit types go through f32.
+__device__ __forceinline__ float normc_sqrt(float v) { return sqrtf(v); }
+__device__ __forceinline__ double normc_sqrt(double v) { return sqrt(v); }
+__device__ __forceinline__ float normc_rsqrt(float v) { return rsqrtf(v); }
+__device__ __forceinline__ double normc_rsqrt(double v) { return rsqrt(v); }
+template <typename T> __device__ __forceinline__ T normc_sqrt(T v) {
+  return NORMC_CVT(T, sqrtf(NORMC_CVT(float, v)));
+}
+template <typename T> __device__ __forceinline__ T normc_rsqrt(T v) {
+  return NORMC_CVT(T, rsqrtf(NORMC_CVT(float, v)));
+}
+
+// Global-memory accesses of N consecutive features starting at feature c.
+// With `vec` and a whole chunk below `limit` they are one access of
+// N * sizeof(T) bytes; otherwise element by element, zeros past `limit`.
+template <int Bytes> struct normc_vec;
+template <> struct normc_vec<2> { typedef unsigned short type; };
+template <> struct normc_vec<4> { typedef unsigned int type; };
+template <> struct normc_vec<8> { typedef uint2 type; };
+template <> struct normc_vec<16> { typedef uint4 type; };
+
+template <typename T>
+__device__ __forceinline__ bool normc_aligned(const T *p, int bytes) {
+  return (reinterpret_cast<unsigned long long>(p) & (bytes - 1)) == 0;
+}
+
+template <int N, typename T>
+__device__ __forceinline__ void normc_load(T (&dst)[N], const T *src, int c,
+                                           int limit, bool vec) {
+  typedef typename normc_vec<N * sizeof(T)>::type V;
+  if (vec && c + N <= limit) {
+    *reinterpret_cast<V *>(dst) = *reinterpret_cast<const V *>(src + c);
+  } else {
+#pragma unroll
+    for (int e = 0; e < N; ++e)
+      dst[e] = c + e < limit ? src[c + e] : NORMC_CVT(T, 0.0f);
+  }
+}
+
+template <int N, typename T>
+__device__ __forceinline__ void normc_store(T *dst, const T (&src)[N], int c,
+                                            int limit, bool vec) {
+  typedef typename normc_vec<N * sizeof(T)>::type V;
+  if (vec && c + N <= limit) {
+    *reinterpret_cast<V *>(dst + c) = *reinterpret_cast<const V *>(src);
+  } else {
+#pragma unroll
+    for (int e = 0; e < N; ++e)
+      if (c + e < limit)
+        dst[c + e] = src[e];
+  }
+}
+#endif // NORMC_SUPPORT_LIBRARY
+)cuda";
+
+void normc::emitCudaSupport(llvm::raw_ostream &os) { os << kSupport; }

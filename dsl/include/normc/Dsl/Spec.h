@@ -1,0 +1,94 @@
+//===- Spec.h - The validated model of a normalization spec --------------===//
+//
+// The in-memory form of a TOML spec (contract section 1). Every field keeps
+// the position of the key or value it came from, so later stages (the MLIR
+// builder, the runtime) can point back at the user's file. Defaults carry an
+// unknown position.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NORMC_DSL_SPEC_H
+#define NORMC_DSL_SPEC_H
+
+#include "normc/Dsl/Diagnostic.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace normc::dsl {
+
+/// Storage and accumulation element types.
+enum class DType { F32, F64, F16, BF16 };
+enum class Variance { Biased, Unbiased };
+enum class EpsilonPlacement { InsideSqrt, OutsideSqrt };
+
+/// Spelling used in specs and MLIR: "f32", "f64", "f16", "bf16".
+std::string_view toString(DType t);
+std::string_view toString(Variance v);
+std::string_view toString(EpsilonPlacement p);
+std::optional<DType> parseDType(std::string_view s);
+std::optional<Variance> parseVariance(std::string_view s);
+std::optional<EpsilonPlacement> parseEpsilonPlacement(std::string_view s);
+/// Size of one element in bytes.
+unsigned byteWidth(DType t);
+
+/// A value and where it was written (unknown position for defaults).
+template <typename T> struct Located {
+  T value{};
+  SourceLoc loc;
+};
+
+struct Spec {
+  Located<std::string> name;
+
+  // [statistics]
+  Located<bool> center{false, {}};
+  Located<bool> scale{true, {}};
+  Located<double> fraction{1.0, {}};
+  Located<Variance> variance{Variance::Biased, {}};
+
+  // [epsilon]
+  Located<double> epsilon{1e-5, {}};
+  Located<EpsilonPlacement> placement{EpsilonPlacement::InsideSqrt, {}};
+
+  // [affine]
+  Located<bool> gain{true, {}};
+  Located<double> gainOffset{0.0, {}};
+  Located<bool> bias{false, {}};
+
+  // [dtypes]
+  Located<DType> input{DType::F32, {}};
+  Located<DType> output{DType::F32, {}};
+  Located<DType> params{DType::F32, {}};
+  Located<DType> accumulate{DType::F32, {}};
+
+  // [fusion]
+  Located<bool> residualAdd{false, {}};
+  Located<bool> saveStats{false, {}};
+
+  /// The file the spec came from ("<string>" when parsed from memory).
+  std::string file;
+
+  /// Canonical TOML text: every key, fixed order, no comments. Two specs
+  /// that mean the same have the same canonical text (used as a cache key).
+  std::string canonical() const;
+};
+
+/// Result of reading a spec: the spec when there were no errors, and every
+/// diagnostic (errors and warnings) in source order.
+struct SpecParseResult {
+  std::optional<Spec> spec;
+  std::vector<Diagnostic> diagnostics;
+};
+
+/// Parses and validates a spec file. Never throws; I/O and syntax errors come
+/// back as diagnostics (syntax errors at the TOML parser's position).
+SpecParseResult parseSpecFile(const std::string &path);
+
+/// Same for text held in memory; `fileName` is used in diagnostics.
+SpecParseResult parseSpecString(std::string_view text,
+                                const std::string &fileName);
+
+} // namespace normc::dsl
+
+#endif // NORMC_DSL_SPEC_H

@@ -1,0 +1,147 @@
+//===- Spec.cpp - Spellings of spec enums and the canonical spec text -----===//
+//
+// The enum spellings here are the ones the TOML spec and the MLIR dialects
+// use; parseX is the exact inverse of toString.
+//
+//===----------------------------------------------------------------------===//
+#include "normc/Dsl/Spec.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace normc::dsl {
+
+std::string_view toString(DType t) {
+  switch (t) {
+  case DType::F32:
+    return "f32";
+  case DType::F64:
+    return "f64";
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  }
+  return "f32";
+}
+
+std::string_view toString(Variance v) {
+  return v == Variance::Unbiased ? "unbiased" : "biased";
+}
+
+std::string_view toString(EpsilonPlacement p) {
+  return p == EpsilonPlacement::OutsideSqrt ? "outside_sqrt" : "inside_sqrt";
+}
+
+std::optional<DType> parseDType(std::string_view s) {
+  for (DType t : {DType::F32, DType::F64, DType::F16, DType::BF16})
+    if (toString(t) == s)
+      return t;
+  return std::nullopt;
+}
+
+std::optional<Variance> parseVariance(std::string_view s) {
+  for (Variance v : {Variance::Biased, Variance::Unbiased})
+    if (toString(v) == s)
+      return v;
+  return std::nullopt;
+}
+
+std::optional<EpsilonPlacement> parseEpsilonPlacement(std::string_view s) {
+  for (EpsilonPlacement p :
+       {EpsilonPlacement::InsideSqrt, EpsilonPlacement::OutsideSqrt})
+    if (toString(p) == s)
+      return p;
+  return std::nullopt;
+}
+
+unsigned byteWidth(DType t) {
+  switch (t) {
+  case DType::F64:
+    return 8;
+  case DType::F32:
+    return 4;
+  case DType::F16:
+  case DType::BF16:
+    return 2;
+  }
+  return 4;
+}
+
+/// The shortest TOML float that reads back to exactly `v` ("1e-05", not
+/// "1.0000000000000001e-05"; %.17g always round-trips). Zero loses its sign
+/// so that 0.0 and -0.0, which mean the same, canonicalize alike.
+static std::string tomlFloat(double v) {
+  if (v == 0)
+    return "0.0";
+  if (std::isnan(v))
+    return "nan";
+  if (std::isinf(v))
+    return v > 0 ? "inf" : "-inf";
+  char buf[32];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof(buf), "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v)
+      break;
+  }
+  std::string s = buf;
+  // "%g" drops the fraction of integral values; TOML needs it for a float.
+  if (s.find_first_of(".e") == std::string::npos)
+    s += ".0";
+  return s;
+}
+
+/// A TOML basic string holding `s`.
+static std::string tomlString(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20 || u == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\u%04x", u);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+static const char *tomlBool(bool b) { return b ? "true" : "false"; }
+
+std::string Spec::canonical() const {
+  std::string out;
+  auto line = [&out](std::string_view key, std::string_view value) {
+    out.append(key).append(" = ").append(value).append("\n");
+  };
+  auto str = [](auto e) { return tomlString(toString(e)); };
+
+  line("name", tomlString(name.value));
+  out += "\n[statistics]\n";
+  line("center", tomlBool(center.value));
+  line("scale", tomlBool(scale.value));
+  line("fraction", tomlFloat(fraction.value));
+  line("variance", str(variance.value));
+  out += "\n[epsilon]\n";
+  line("value", tomlFloat(epsilon.value));
+  line("placement", str(placement.value));
+  out += "\n[affine]\n";
+  line("gain", tomlBool(gain.value));
+  line("gain_offset", tomlFloat(gainOffset.value));
+  line("bias", tomlBool(bias.value));
+  out += "\n[dtypes]\n";
+  line("input", str(input.value));
+  line("output", str(output.value));
+  line("params", str(params.value));
+  line("accumulate", str(accumulate.value));
+  out += "\n[fusion]\n";
+  line("residual_add", tomlBool(residualAdd.value));
+  line("save_stats", tomlBool(saveStats.value));
+  return out;
+}
+
+} // namespace normc::dsl

@@ -1,0 +1,116 @@
+//===- SpecParser.cpp - Read and validate a spec file ---------------------===//
+//
+// The entry points: read the file, parse TOML with TOML++, fill the Spec
+// (SpecReader), check rules across keys (SpecChecks), and return every
+// diagnostic in source order.
+//
+//===----------------------------------------------------------------------===//
+#include "SpecChecks.h"
+#include "SpecReader.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+namespace normc::dsl {
+
+/// `s` with control characters escaped: TOML++ quotes the offending input
+/// in some messages ("saw 'tru\n'"), and a diagnostic is one line.
+static std::string escapeControls(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20) {
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\x%02x", u);
+      out += buf;
+    }
+  }
+  return out;
+}
+
+/// Parses TOML text, turning a syntax error into a diagnostic. TOML++
+/// reports errors by exception or by result object depending on whether
+/// this file is compiled with exceptions.
+static std::optional<toml::table> parseToml(std::string_view text,
+                                            const std::string &file,
+                                            std::vector<Diagnostic> &diags) {
+  auto syntaxError = [&](const toml::parse_error &e) {
+    const toml::source_position &p = e.source().begin;
+    diags.push_back({Severity::Error,
+                     {file, p.line, p.column},
+                     escapeControls(e.description())});
+  };
+#if TOML_EXCEPTIONS
+  try {
+    return toml::parse(text);
+  } catch (const toml::parse_error &e) {
+    syntaxError(e);
+    return std::nullopt;
+  }
+#else
+  toml::parse_result result = toml::parse(text);
+  if (!result) {
+    syntaxError(result.error());
+    return std::nullopt;
+  }
+  return std::move(result).table();
+#endif
+}
+
+/// Reads a whole file into `text`; returns the reason on failure.
+static std::optional<std::string> readFile(const std::string &path,
+                                           std::string &text) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE *)> f(
+      std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!f)
+    return std::strerror(errno);
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof(buf), f.get())) > 0)
+    text.append(buf, n);
+  if (std::ferror(f.get()))
+    return std::strerror(errno);
+  return std::nullopt;
+}
+
+SpecParseResult parseSpecString(std::string_view text,
+                                const std::string &fileName) {
+  SpecParseResult result;
+  std::optional<toml::table> root =
+      parseToml(text, fileName, result.diagnostics);
+  if (!root)
+    return result;
+
+  Spec spec;
+  spec.file = fileName;
+  detail::readSpec(*root, text, spec, result.diagnostics);
+  detail::checkSpec(spec, result.diagnostics);
+  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
+                   [](const Diagnostic &a, const Diagnostic &b) {
+                     return std::make_pair(a.loc.line, a.loc.column) <
+                            std::make_pair(b.loc.line, b.loc.column);
+                   });
+  if (!hasErrors(result.diagnostics))
+    result.spec = std::move(spec);
+  return result;
+}
+
+SpecParseResult parseSpecFile(const std::string &path) {
+  std::string text;
+  if (std::optional<std::string> reason = readFile(path, text)) {
+    SpecParseResult result;
+    result.diagnostics.push_back(
+        {Severity::Error, {path, 0, 0}, "cannot read file: " + *reason});
+    return result;
+  }
+  return parseSpecString(text, path);
+}
+
+} // namespace normc::dsl

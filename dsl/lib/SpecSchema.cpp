@@ -1,0 +1,52 @@
+//===- SpecSchema.cpp - The keys a spec may contain -----------------------===//
+//
+// Contract section 1 as data. Defaults live in Spec's member initializers;
+// this file only says which key fills which field and what it accepts.
+//
+//===----------------------------------------------------------------------===//
+#include "SpecSchema.h"
+
+#include <cmath>
+
+namespace normc::dsl::detail {
+
+static bool isFraction(double v) { return v > 0 && v <= 1; }
+static bool isEpsilon(double v) { return std::isfinite(v) && v >= 0; }
+static bool isFinite(double v) { return std::isfinite(v); }
+
+const std::vector<TableSchema> &specTables() {
+  static const std::vector<DType> storage = {DType::F32, DType::F16,
+                                             DType::BF16};
+  static const std::vector<TableSchema> tables = {
+      {"statistics",
+       {{"center", &Spec::center, /*required=*/true},
+        {"scale", &Spec::scale},
+        {"fraction", NumberKey{&Spec::fraction, "in (0, 1]", isFraction}},
+        {"variance",
+         EnumKey<Variance>{&Spec::variance,
+                           {Variance::Biased, Variance::Unbiased}}}}},
+      {"epsilon",
+       {{"value", NumberKey{&Spec::epsilon, "a finite number >= 0", isEpsilon}},
+        {"placement",
+         EnumKey<EpsilonPlacement>{
+             &Spec::placement,
+             {EpsilonPlacement::InsideSqrt, EpsilonPlacement::OutsideSqrt}}}}},
+      {"affine",
+       {{"gain", &Spec::gain},
+        {"gain_offset",
+         NumberKey{&Spec::gainOffset, "a finite number", isFinite}},
+        {"bias", &Spec::bias}}},
+      {"dtypes",
+       {{"input", EnumKey<DType>{&Spec::input, storage}},
+        {"output", EnumKey<DType>{&Spec::output, storage}},
+        {"params", EnumKey<DType>{&Spec::params, storage}},
+        {"accumulate",
+         EnumKey<DType>{&Spec::accumulate,
+                        {DType::F32, DType::F64, DType::F16, DType::BF16}}}}},
+      {"fusion",
+       {{"residual_add", &Spec::residualAdd},
+        {"save_stats", &Spec::saveStats}}}};
+  return tables;
+}
+
+} // namespace normc::dsl::detail

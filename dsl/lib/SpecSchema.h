@@ -1,0 +1,55 @@
+//===- SpecSchema.h - The keys a spec may contain -------------------------===//
+//
+// One table-driven description of contract section 1: each TOML table, its
+// keys, the Spec field each key fills, and the values it accepts. The reader
+// walks this instead of hand-writing a branch per key.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NORMC_DSL_LIB_SPECSCHEMA_H
+#define NORMC_DSL_LIB_SPECSCHEMA_H
+
+#include "normc/Dsl/Spec.h"
+
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace normc::dsl::detail {
+
+using BoolKey = Located<bool> Spec::*;
+
+/// A number (TOML integer or float) with a range check; errors read
+/// "'KEY' must be <requirement>, got VALUE".
+struct NumberKey {
+  Located<double> Spec::*field;
+  std::string_view requirement;
+  bool (*inRange)(double);
+};
+
+/// A string naming one of `allowed` (spelled by toString).
+template <typename E> struct EnumKey {
+  Located<E> Spec::*field;
+  std::vector<E> allowed;
+};
+
+using KeyKind = std::variant<BoolKey, NumberKey, EnumKey<Variance>,
+                             EnumKey<EpsilonPlacement>, EnumKey<DType>>;
+
+struct KeySchema {
+  std::string_view name;
+  KeyKind kind;
+  bool required = false;
+};
+
+struct TableSchema {
+  std::string_view name;
+  std::vector<KeySchema> keys;
+};
+
+/// The tables of a spec in the order the contract lists them. The top-level
+/// key `name` is not among them.
+const std::vector<TableSchema> &specTables();
+
+} // namespace normc::dsl::detail
+
+#endif // NORMC_DSL_LIB_SPECSCHEMA_H

@@ -1,0 +1,313 @@
+//===- SpecErrorsTest.cpp - Errors for specs that make no sense -----------===//
+//
+// Each error of contract sections 1 and 3, checked by its exact printed text
+// and position.
+//
+//===----------------------------------------------------------------------===//
+#include "SpecTestUtil.h"
+
+#include <gtest/gtest.h>
+
+using namespace normc::dsl;
+using namespace normc::dsl::test;
+
+namespace {
+
+using Lines = std::vector<std::string>;
+
+/// The printed diagnostics of a spec that starts with `name = "t"` and a
+/// [statistics] table holding `center = true` (lines 1-3), then `rest`.
+Lines afterCenter(std::string_view rest) {
+  return messages(
+      parse("name = \"t\"\n[statistics]\ncenter = true\n" + std::string(rest)));
+}
+
+/// Expects `text` to be rejected with exactly `expected`.
+void expectErrors(std::string_view text, const Lines &expected) {
+  SpecParseResult r = parse(text);
+  EXPECT_FALSE(r.spec);
+  EXPECT_EQ(messages(r), expected);
+}
+
+} // namespace
+
+TEST(SpecErrors, SyntaxErrorAtTheParsersPosition) {
+  expectErrors("name = \"t\"\n[statistics]\ncenter = = true\n",
+               {"t.toml:3:10: error: Error while parsing value: could not "
+                "determine value type"});
+  expectErrors("name = \"t\"\n[statistics\n",
+               {"t.toml:2:12: error: Error while parsing table header: "
+                "expected ']', saw '\\n'"});
+  expectErrors(
+      "name = \"t\"\n[statistics]\ncenter = true\ncenter = false\n",
+      {"t.toml:4:10: error: Error while parsing key-value pair: cannot "
+       "redefine existing boolean 'center'"});
+}
+
+TEST(SpecErrors, SyntaxErrorIsOneLine) {
+  // TOML++ quotes the bad input, newline included; the message escapes it.
+  expectErrors("name = \"t\"\n[statistics]\ncenter = tru\n",
+               {"t.toml:3:13: error: Error while parsing boolean: expected "
+                "'true', saw 'tru\\n'"});
+}
+
+TEST(SpecErrors, MissingName) {
+  expectErrors("[statistics]\ncenter = true\n",
+               {"t.toml:1:1: error: missing required key 'name'"});
+}
+
+TEST(SpecErrors, MissingCenterPointsAtTheStatisticsHeader) {
+  expectErrors("name = \"t\"\n\n[statistics]\nscale = true\n",
+               {"t.toml:3:1: error: missing required key 'center' in "
+                "[statistics]"});
+}
+
+TEST(SpecErrors, MissingStatisticsTablePointsAtTheFileStart) {
+  expectErrors("name = \"t\"\n[epsilon]\nvalue = 1e-5\n",
+               {"t.toml:1:1: error: missing required key 'center' in "
+                "[statistics]"});
+  expectErrors("", {"t.toml:1:1: error: missing required key 'name'",
+                    "t.toml:1:1: error: missing required key 'center' in "
+                    "[statistics]"});
+}
+
+TEST(SpecErrors, NameMustBeACIdentifier) {
+  for (const char *bad : {"", "3x", "a-b", "a b", "é", "x.y"}) {
+    std::string text =
+        "name = \"" + std::string(bad) + "\"\n[statistics]\ncenter = true\n";
+    expectErrors(text, {"t.toml:1:8: error: 'name' must be a C identifier "
+                        "([A-Za-z_][A-Za-z0-9_]*), got \"" +
+                        std::string(bad) + "\""});
+  }
+  // Quoted as written, literal string included.
+  expectErrors("name = '3x'\n[statistics]\ncenter = true\n",
+               {"t.toml:1:8: error: 'name' must be a C identifier "
+                "([A-Za-z_][A-Za-z0-9_]*), got '3x'"});
+}
+
+TEST(SpecErrors, NameAtMost64Characters) {
+  expectErrors("name = \"" + std::string(65, 'n') +
+                   "\"\n[statistics]\ncenter = true\n",
+               {"t.toml:1:8: error: 'name' must be at most 64 characters "
+                "long, got 65"});
+}
+
+TEST(SpecErrors, UnknownKeyInATableSuggestsTheClosest) {
+  EXPECT_EQ(afterCenter("fractoin = 0.5\n"),
+            Lines{"t.toml:4:1: error: unknown key 'fractoin' in "
+                  "[statistics]; did you mean 'fraction'?"});
+  EXPECT_EQ(afterCenter("[dtypes]\naccum = \"f32\"\n"),
+            Lines{"t.toml:5:1: error: unknown key 'accum' in [dtypes]; did "
+                  "you mean 'accumulate'?"});
+  EXPECT_EQ(afterCenter("[epsilon]\neps = 1e-5\n"),
+            Lines{"t.toml:5:1: error: unknown key 'eps' in [epsilon]"});
+}
+
+TEST(SpecErrors, UnknownKeyThatBelongsElsewhereSaysWhere) {
+  EXPECT_EQ(afterCenter("gain = true\n"),
+            Lines{"t.toml:4:1: error: unknown key 'gain' in [statistics]; it "
+                  "belongs in [affine]"});
+  EXPECT_EQ(afterCenter("[fusion]\nname = \"x\"\n"),
+            Lines{"t.toml:5:1: error: unknown key 'name' in [fusion]; it "
+                  "belongs at the top level"});
+  expectErrors("value = 1e-5\nname = \"t\"\n[statistics]\ncenter = true\n",
+               {"t.toml:1:1: error: unknown key 'value'; it belongs in "
+                "[epsilon]"});
+}
+
+TEST(SpecErrors, UnknownTopLevelKeyOrTableSuggestsTheClosest) {
+  expectErrors("nmae = \"t\"\n[statistics]\ncenter = true\n",
+               {"t.toml:1:1: error: missing required key 'name'",
+                "t.toml:1:1: error: unknown key 'nmae'; did you mean "
+                "'name'?"});
+  EXPECT_EQ(afterCenter("[dtype]\ninput = \"f32\"\n"),
+            Lines{"t.toml:4:2: error: unknown table [dtype]; did you mean "
+                  "[dtypes]?"});
+  EXPECT_EQ(afterCenter("[kernel]\n"),
+            Lines{"t.toml:4:2: error: unknown table [kernel]"});
+  expectErrors("version = 2\nname = \"t\"\n[statistics]\ncenter = true\n",
+               {"t.toml:1:1: error: unknown key 'version'"});
+}
+
+TEST(SpecErrors, UnknownSubtable) {
+  EXPECT_EQ(afterCenter("[statistics.extra]\nx = 1\n"),
+            Lines{"t.toml:4:13: error: unknown key 'extra' in [statistics]"});
+}
+
+TEST(SpecErrors, WrongTomlTypes) {
+  expectErrors("name = 1\n[statistics]\ncenter = \"yes\"\nscale = 1\n"
+               "fraction = \"half\"\nvariance = 0\n",
+               {"t.toml:1:8: error: 'name' must be a string, got integer",
+                "t.toml:3:10: error: 'center' must be a boolean, got string",
+                "t.toml:4:9: error: 'scale' must be a boolean, got integer",
+                "t.toml:5:12: error: 'fraction' must be a number, got string",
+                "t.toml:6:12: error: 'variance' must be a string, got "
+                "integer"});
+  EXPECT_EQ(afterCenter("[epsilon]\nvalue = 1979-05-27\nplacement = 07:32:00\n"
+                        "[affine]\ngain = [true]\n"
+                        "bias = 1979-05-27T07:32:00Z\n"
+                        "gain_offset = true\n[fusion]\n"
+                        "save_stats = { a = 1 }\nresidual_add = 1.0\n"),
+            (Lines{"t.toml:5:9: error: 'value' must be a number, got date",
+                   "t.toml:6:13: error: 'placement' must be a string, got time",
+                   "t.toml:8:8: error: 'gain' must be a boolean, got array",
+                   "t.toml:9:8: error: 'bias' must be a boolean, got date-time",
+                   "t.toml:10:15: error: 'gain_offset' must be a number, got "
+                   "boolean",
+                   "t.toml:12:14: error: 'save_stats' must be a boolean, got "
+                   "table",
+                   "t.toml:13:16: error: 'residual_add' must be a boolean, "
+                   "got float"}));
+}
+
+TEST(SpecErrors, TablesMustBeTables) {
+  expectErrors("name = \"t\"\nstatistics = 3\nepsilon = \"a\"\n",
+               {"t.toml:2:14: error: 'statistics' must be a table, got "
+                "integer",
+                "t.toml:3:11: error: 'epsilon' must be a table, got string"});
+  expectErrors("name = \"t\"\n[[statistics]]\ncenter = true\n",
+               {"t.toml:2:1: error: 'statistics' must be a table, got array"});
+}
+
+TEST(SpecErrors, FractionMustBeInZeroToOne) {
+  const std::pair<const char *, const char *> bad[] = {
+      {"1.5", "1.5"},
+      {"15e-1", "15e-1"},
+      {"0", "0"},
+      {"0.0", "0.0"},
+      {"-0.5", "-0.5"},
+      {"2", "2"},
+      {"nan", "nan"},
+      {"inf", "inf"},
+      {"-inf", "-inf"},
+      {"1_000", "1_000"},
+      {"1.0000001", "1.0000001"}};
+  for (auto [value, printed] : bad)
+    EXPECT_EQ(afterCenter("fraction = " + std::string(value) + "\n"),
+              Lines{"t.toml:4:12: error: 'fraction' must be in (0, 1], got " +
+                    std::string(printed)});
+  for (const char *good : {"1", "1.0", "0.5", "1e-300", "0.0625"})
+    EXPECT_EQ(afterCenter("fraction = " + std::string(good) + "\n"), Lines{});
+}
+
+TEST(SpecErrors, EpsilonMustBeFiniteAndNonNegative) {
+  for (const char *value : {"-1e-5", "-1", "inf", "+inf", "nan", "-0.1"})
+    EXPECT_EQ(afterCenter("[epsilon]\nvalue = " + std::string(value) + "\n"),
+              Lines{"t.toml:5:9: error: 'value' must be a finite number >= "
+                    "0, got " +
+                    std::string(value)});
+  for (const char *good : {"0", "0.0", "-0.0", "1e-12", "1"})
+    EXPECT_EQ(afterCenter("[epsilon]\nvalue = " + std::string(good) + "\n"),
+              Lines{});
+}
+
+TEST(SpecErrors, GainOffsetMustBeFinite) {
+  for (const char *value : {"inf", "-inf", "nan"})
+    EXPECT_EQ(
+        afterCenter("[affine]\ngain_offset = " + std::string(value) + "\n"),
+        Lines{"t.toml:5:15: error: 'gain_offset' must be a finite "
+              "number, got " +
+              std::string(value)});
+}
+
+TEST(SpecErrors, UnknownEnumValuesListTheAllowedOnes) {
+  EXPECT_EQ(afterCenter("variance = \"unbias\"\n"),
+            Lines{"t.toml:4:12: error: 'variance' must be one of \"biased\", "
+                  "\"unbiased\", got \"unbias\""});
+  EXPECT_EQ(afterCenter("[epsilon]\nplacement = 'inside'\n"),
+            Lines{"t.toml:5:13: error: 'placement' must be one of "
+                  "\"inside_sqrt\", \"outside_sqrt\", got 'inside'"});
+  EXPECT_EQ(afterCenter("[dtypes]\naccumulate = \"fp32\"\n"),
+            Lines{"t.toml:5:14: error: 'accumulate' must be one of \"f32\", "
+                  "\"f64\", \"f16\", \"bf16\", got \"fp32\""});
+  EXPECT_EQ(afterCenter("[dtypes]\noutput = \"BF16\"\n"),
+            Lines{"t.toml:5:10: error: 'output' must be one of \"f32\", "
+                  "\"f16\", \"bf16\", got \"BF16\""});
+}
+
+TEST(SpecErrors, F64IsOnlyAnAccumulateType) {
+  EXPECT_EQ(afterCenter("[dtypes]\ninput = \"f64\"\noutput = \"f64\"\n"
+                        "params = \"f64\"\naccumulate = \"f64\"\n"),
+            (Lines{"t.toml:5:9: error: 'input' must be one of \"f32\", "
+                   "\"f16\", \"bf16\", got \"f64\"",
+                   "t.toml:6:10: error: 'output' must be one of \"f32\", "
+                   "\"f16\", \"bf16\", got \"f64\"",
+                   "t.toml:7:10: error: 'params' must be one of \"f32\", "
+                   "\"f16\", \"bf16\", got \"f64\""}));
+}
+
+TEST(SpecErrors, NeitherCenterNorScale) {
+  expectErrors("name = \"t\"\n[statistics]\ncenter = false\nscale = false\n",
+               {"t.toml:4:9: error: 'center' and 'scale' cannot both be false "
+                "(nothing would be normalized)"});
+}
+
+TEST(SpecErrors, CenterWithoutScaleIsFine) {
+  EXPECT_EQ(afterCenter("scale = false\n"), Lines{});
+}
+
+TEST(SpecErrors, UnbiasedNeedsCenter) {
+  expectErrors("name = \"t\"\n[statistics]\ncenter = false\n"
+               "variance = \"unbiased\"\n",
+               {"t.toml:4:12: error: 'variance' can be \"unbiased\" only with "
+                "'center = true'"});
+  EXPECT_EQ(afterCenter("variance = \"unbiased\"\n"), Lines{});
+}
+
+TEST(SpecErrors, GainOffsetNeedsGain) {
+  EXPECT_EQ(afterCenter("[affine]\ngain = false\ngain_offset = 1.0\n"),
+            Lines{"t.toml:6:15: error: 'gain_offset' must be 0 when 'gain = "
+                  "false' (the offset is added to gamma)"});
+  EXPECT_EQ(
+      afterCenter("[affine]\ngain = false\ngain_offset = 0\nbias = true\n"),
+      Lines{});
+}
+
+TEST(SpecErrors, RulesOnABadCenterAreSkipped) {
+  // 'center' is unusable, so nothing is said about scale or variance.
+  expectErrors("name = \"t\"\n[statistics]\ncenter = 0\nscale = false\n"
+               "variance = \"unbiased\"\n",
+               {"t.toml:3:10: error: 'center' must be a boolean, got integer"});
+  expectErrors("name = \"t\"\n[statistics]\nscale = false\n",
+               {"t.toml:2:1: error: missing required key 'center' in "
+                "[statistics]"});
+}
+
+TEST(SpecErrors, AllErrorsInSourceOrder) {
+  SpecParseResult r = parse("name = \"3\"\n"
+                            "[statistics]\n"
+                            "fractoin = 0.5\n"
+                            "center = false\n"
+                            "scale = false\n"
+                            "[epsilon]\n"
+                            "value = -1\n"
+                            "[dtypes]\n"
+                            "accumulate = \"f16\"\n"
+                            "input = \"f8\"\n");
+  EXPECT_FALSE(r.spec);
+  EXPECT_EQ(messages(r),
+            (Lines{"t.toml:1:8: error: 'name' must be a C identifier "
+                   "([A-Za-z_][A-Za-z0-9_]*), got \"3\"",
+                   "t.toml:3:1: error: unknown key 'fractoin' in [statistics]; "
+                   "did you mean 'fraction'?",
+                   "t.toml:5:9: error: 'center' and 'scale' cannot both be "
+                   "false (nothing would be normalized)",
+                   "t.toml:7:9: error: 'value' must be a finite number >= 0, "
+                   "got -1",
+                   "t.toml:9:14: warning: accumulating in f16 loses precision "
+                   "and may overflow; \"f32\" is recommended",
+                   "t.toml:10:9: error: 'input' must be one of \"f32\", "
+                   "\"f16\", \"bf16\", got \"f8\""}));
+}
+
+TEST(SpecErrors, DiagnosticsCarrySeverityAndPosition) {
+  SpecParseResult r = parse("name = \"t\"\n[statistics]\ncenter = true\n"
+                            "fraction = 3\n");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  const Diagnostic &d = r.diagnostics[0];
+  EXPECT_EQ(d.severity, Severity::Error);
+  EXPECT_EQ(d.loc.file, kFile);
+  EXPECT_EQ(d.loc.line, 4u);
+  EXPECT_EQ(d.loc.column, 12u);
+  EXPECT_EQ(d.message, "'fraction' must be in (0, 1], got 3");
+}

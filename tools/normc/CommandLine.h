@@ -1,0 +1,41 @@
+//===- CommandLine.h - Arguments of the normc subcommands -----------------===//
+#ifndef NORMC_TOOLS_NORMC_COMMANDLINE_H
+#define NORMC_TOOLS_NORMC_COMMANDLINE_H
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace normc::tool {
+
+/// Exit codes: 1 for bad input, 2 for bad command-line usage.
+constexpr int kExitError = 1, kExitUsage = 2;
+
+/// `--name=value`, `--name value`, `-o value` and positional arguments.
+/// Flags without a value are recorded with an empty value.
+struct ParsedArgs {
+  std::vector<std::string> positional;
+  std::map<std::string, std::string> options;
+
+  bool has(const std::string &name) const { return options.count(name); }
+  std::optional<std::string> get(const std::string &name) const;
+};
+
+/// Parses argv[first..]; `valued` lists options that take a value, `flags`
+/// those that do not. Prints a usage error and returns std::nullopt on an
+/// unknown option or a missing value.
+std::optional<ParsedArgs> parseArgs(int argc, char **argv, int first,
+                                    const std::vector<std::string> &valued,
+                                    const std::vector<std::string> &flags);
+
+/// Parses a positive integer option; prints a usage error when malformed.
+std::optional<long long> parsePositive(const ParsedArgs &args,
+                                       const std::string &name, bool &ok);
+
+/// Prints "normc: error: MESSAGE" to stderr.
+void usageError(const std::string &message);
+
+} // namespace normc::tool
+
+#endif // NORMC_TOOLS_NORMC_COMMANDLINE_H

@@ -1,0 +1,200 @@
+//===- CompileCommand.cpp - normc compile ---------------------------------===//
+#include "CommandLine.h"
+#include "Commands.h"
+#include "OutputFile.h"
+#include "SpecInput.h"
+
+#include "normc/Frontend/Pipeline.h"
+#include "normc/Frontend/SpecToNorm.h"
+#include "normc/Runtime/Nvrtc.h"
+#include "normc/Target/Cuda/CudaEmitter.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace normc;
+using namespace normc::tool;
+
+static const char kCompileUsage[] = R"(usage: normc compile INPUT [options]
+
+INPUT is a spec (.toml) or IR at either level (.mlir), so hand-edited IR can
+be compiled on from where it stands.
+
+options:
+  --emit=STAGE          mlir | lowered | cuda (default) | ptx | cubin
+  --arch=sm_XX          GPU architecture for ptx and cubin (default sm_90)
+  --cols=D              specialize for hidden size D (specs only); without
+                        it the kernel takes d at run time
+  -o FILE               write the output to FILE (atomically); text stages
+                        go to stdout without it, a cubin to NAME.cubin
+  --threads-per-row=N   schedule: threads sharing one row (power of two)
+  --rows-per-block=N    schedule: rows one block owns
+  --vector-width=N      schedule: elements per access
+  --row-storage=WHERE   schedule: registers | shared | global
+  -v                    print NVRTC's log (registers, spills) to stderr
+)";
+
+namespace {
+enum class Stage { Mlir, Lowered, Cuda, Ptx, Cubin };
+
+struct CompileJob {
+  std::string input;
+  Stage stage = Stage::Cuda;
+  std::string arch = "sm_90";
+  std::optional<long long> cols;
+  std::optional<std::string> output;
+  ScheduleOptions schedule;
+  bool verbose = false;
+};
+} // namespace
+
+/// Reads the input as a spec-level module, or as IR at either level.
+static OwningOpRef<ModuleOp> loadInput(const CompileJob &job,
+                                       MLIRContext &context,
+                                       llvm::SourceMgr &sourceMgr) {
+  if (llvm::StringRef(job.input).ends_with(".mlir")) {
+    if (job.cols) {
+      usageError("--cols applies to specs; IR already fixes d in its types");
+      return nullptr;
+    }
+    return parseSourceFile<ModuleOp>(job.input, sourceMgr,
+                                     ParserConfig(&context));
+  }
+  std::optional<dsl::Spec> spec = readSpec(job.input);
+  if (!spec)
+    return nullptr;
+  return buildSpecModule(*spec, job.cols, context);
+}
+
+static int compile(const CompileJob &job) {
+  DialectRegistry registry;
+  registerNormcDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  OwningOpRef<ModuleOp> module = loadInput(job, context, sourceMgr);
+  if (!module || failed(verify(*module)))
+    return kExitError;
+  IRLevel level = getIRLevel(*module);
+  if (level == IRLevel::Empty) {
+    llvm::errs() << job.input << ": error: holds no norm.spec or sched.kernel\n";
+    return kExitError;
+  }
+
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (job.stage == Stage::Mlir) {
+    if (level != IRLevel::Spec) {
+      llvm::errs() << job.input
+                   << ": error: --emit=mlir needs a spec; this IR is already "
+                      "at the schedule level (use --emit=lowered)\n";
+      return kExitError;
+    }
+    module->print(os);
+  } else {
+    if (failed(lowerToSchedule(*module, job.schedule)))
+      return kExitError;
+    if (job.stage == Stage::Lowered)
+      module->print(os);
+    else if (failed(emitCuda(*module, os)))
+      return kExitError;
+  }
+
+  std::string name = llvm::sys::path::stem(job.input).str();
+  if (job.stage == Stage::Ptx || job.stage == Stage::Cubin) {
+    nvrtc::Options options;
+    options.arch = job.arch;
+    options.target =
+        job.stage == Stage::Ptx ? nvrtc::Target::Ptx : nvrtc::Target::Cubin;
+    nvrtc::Result result = nvrtc::compile(text, name + ".cu", options);
+    if (job.verbose || !result.ok)
+      llvm::errs() << result.log;
+    if (!result.ok) {
+      llvm::errs() << job.input << ": error: NVRTC failed: " << result.error
+                   << "\n";
+      return kExitError;
+    }
+    if (long spills = nvrtc::spillBytes(result.log); spills > 0)
+      llvm::errs() << job.input << ": warning: the kernel spills " << spills
+                   << " bytes of registers\n";
+    text = std::move(result.binary);
+  }
+
+  std::optional<std::string> path = job.output;
+  if (!path && job.stage == Stage::Cubin)
+    path = name + ".cubin";
+  if (!path) {
+    llvm::outs() << text;
+    return 0;
+  }
+  if (std::string error = writeFileAtomically(*path, text); !error.empty()) {
+    llvm::errs() << "normc: error: " << error << "\n";
+    return kExitError;
+  }
+  if (!job.output)
+    llvm::errs() << "wrote " << *path << "\n";
+  return 0;
+}
+
+int normc::tool::runCompile(int argc, char **argv) {
+  std::optional<ParsedArgs> args = parseArgs(
+      argc, argv, 0,
+      {"--emit", "--arch", "--cols", "-o", "--output", "--threads-per-row",
+       "--rows-per-block", "--vector-width", "--row-storage"},
+      {"--help", "-v"});
+  if (!args)
+    return kExitUsage;
+  if (args->has("--help")) {
+    llvm::outs() << kCompileUsage;
+    return 0;
+  }
+  if (args->positional.size() != 1) {
+    usageError("compile takes exactly one input file");
+    return kExitUsage;
+  }
+  CompileJob job;
+  job.input = args->positional[0];
+  std::string emit = args->get("--emit").value_or("cuda");
+  std::optional<Stage> stage = llvm::StringSwitch<std::optional<Stage>>(emit)
+                                   .Case("mlir", Stage::Mlir)
+                                   .Case("lowered", Stage::Lowered)
+                                   .Case("cuda", Stage::Cuda)
+                                   .Case("ptx", Stage::Ptx)
+                                   .Case("cubin", Stage::Cubin)
+                                   .Default(std::nullopt);
+  if (!stage) {
+    usageError("unknown stage '" + emit +
+               "'; expected mlir, lowered, cuda, ptx or cubin");
+    return kExitUsage;
+  }
+  job.stage = *stage;
+  job.arch = args->get("--arch").value_or("sm_90");
+  job.output = args->get("-o");
+  if (!job.output)
+    job.output = args->get("--output");
+  job.verbose = args->has("-v");
+  bool ok = true;
+  job.cols = parsePositive(*args, "--cols", ok);
+  job.schedule.threadsPerRow =
+      parsePositive(*args, "--threads-per-row", ok).value_or(0);
+  job.schedule.rowsPerBlock =
+      parsePositive(*args, "--rows-per-block", ok).value_or(0);
+  job.schedule.vectorWidth =
+      parsePositive(*args, "--vector-width", ok).value_or(0);
+  job.schedule.rowStorage = args->get("--row-storage").value_or("");
+  if (!ok)
+    return kExitUsage;
+  if (job.cols && *job.cols > (1LL << 30)) {
+    usageError("--cols is too large");
+    return kExitUsage;
+  }
+  return compile(job);
+}

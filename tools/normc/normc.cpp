@@ -1,0 +1,51 @@
+//===- normc.cpp - The normc command-line driver --------------------------===//
+#include "CommandLine.h"
+#include "Commands.h"
+
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+
+static const char kUsage[] = R"(normc: a compiler for normalization layers
+
+usage:
+  normc check   SPEC.toml                 validate; prints nothing on success
+  normc compile INPUT --emit=STAGE [--arch=sm_XX] [--cols=D] [-o FILE]
+                                          INPUT is a spec (.toml) or IR (.mlir)
+  normc --version
+  normc COMMAND --help                    options of one command
+
+stages (--emit), in pipeline order:
+  mlir      the spec-level IR (norm dialect)
+  lowered   the schedule-level IR (sched dialect), just before emission
+  cuda      CUDA C++ source (default)
+  ptx       PTX from NVRTC
+  cubin     a CUBIN from NVRTC (written to NAME.cubin unless -o is given)
+
+exit status: 0 success, 1 bad input, 2 bad command-line usage
+)";
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  if (argc < 2) {
+    llvm::errs() << kUsage;
+    return normc::tool::kExitUsage;
+  }
+  const char *command = argv[1];
+  if (!std::strcmp(command, "--help") || !std::strcmp(command, "-h")) {
+    llvm::outs() << kUsage;
+    return 0;
+  }
+  if (!std::strcmp(command, "--version")) {
+    llvm::outs() << "normc " << NORMC_VERSION << "\n";
+    return 0;
+  }
+  if (!std::strcmp(command, "check"))
+    return normc::tool::runCheck(argc - 2, argv + 2);
+  if (!std::strcmp(command, "compile"))
+    return normc::tool::runCompile(argc - 2, argv + 2);
+  normc::tool::usageError(std::string("unknown command '") + command +
+                          "'; expected check or compile");
+  return normc::tool::kExitUsage;
+}
