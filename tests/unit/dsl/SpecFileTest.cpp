@@ -11,6 +11,12 @@
 #include <filesystem>
 #include <fstream>
 
+// CMake passes the absolute path; a bare compile run from the repository
+// root finds the specs relative to it.
+#ifndef NORMC_SPECS_DIR
+#define NORMC_SPECS_DIR "specs"
+#endif
+
 using namespace normc::dsl;
 namespace fs = std::filesystem;
 

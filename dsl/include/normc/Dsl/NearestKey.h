@@ -17,10 +17,10 @@ namespace normc::dsl {
 /// character, or swapping two adjacent ones, each costs 1.
 unsigned editDistance(std::string_view a, std::string_view b);
 
-/// The candidate `word` most likely misspells, ignoring case: the closest one
-/// within max(1, size / 4) edits, or else one that `word` (at least 3
-/// characters) is a prefix of. Ties go to the earlier candidate; nullopt when
-/// nothing is close.
+/// The candidate `word` most likely misspells, ignoring case: the closest of
+/// those within max(1, word.size() / 4) edits of `word` or that start with
+/// `word` (3 characters or more). Ties go to the earlier candidate; nullopt
+/// when no candidate qualifies.
 std::optional<std::string_view>
 nearestKey(std::string_view word,
            const std::vector<std::string_view> &candidates);

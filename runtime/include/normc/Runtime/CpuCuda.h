@@ -132,11 +132,13 @@ template <class T> T *staticShared(std::size_t count, Site site) {
 } // namespace cpu
 } // namespace normc
 
-/// Called by the executor right after loading the object; returns the ABI
-/// version this object was compiled against.
+/// Called by the executor right after loading the object (again for every
+/// module that loads it; the table never changes, so a rebind only reads);
+/// returns the ABI version this object was compiled against.
 extern "C" __attribute__((visibility("default"))) int
 normc_cpu_bind(const normc::cpu::Hooks *hooks) {
-  normc::cpu::detail::gHooks = hooks;
+  if (normc::cpu::detail::gHooks != hooks)
+    normc::cpu::detail::gHooks = hooks;
   return normc::cpu::kAbiVersion;
 }
 

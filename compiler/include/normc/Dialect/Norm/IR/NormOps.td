@@ -38,14 +38,14 @@ def Norm_SpecOp : Norm_Op<"spec", [
   }];
 }
 
-def Norm_InputOp : Norm_Op<"input", [Pure]> {
+def Norm_InputOp : Norm_Op<"input"> {
   let summary = "A [rows, d] activation the kernel reads";
   let arguments = (ins StrAttr:$name);
   let results = (outs Norm_Rows:$result);
   let assemblyFormat = "$name attr-dict `:` type($result)";
 }
 
-def Norm_ParamOp : Norm_Op<"param", [Pure]> {
+def Norm_ParamOp : Norm_Op<"param"> {
   let summary = "A per-feature parameter [d] (gamma, beta)";
   let arguments = (ins StrAttr:$name);
   let results = (outs Norm_Features:$result);

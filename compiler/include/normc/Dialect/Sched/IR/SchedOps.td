@@ -31,8 +31,12 @@ def Sched_KernelOp : Sched_Op<"kernel", [
   let hasVerifier = 1;
 }
 
-def Sched_BufferOp : Sched_Op<"buffer", [Pure]> {
+def Sched_BufferOp : Sched_Op<"buffer"> {
   let summary = "A global-memory argument of the kernel";
+  let description = [{
+    Not `Pure`: a buffer is part of the kernel's signature and stays even
+    when the body does not use it.
+  }];
   let arguments = (ins StrAttr:$name);
   let results = (outs Sched_AnyBuffer:$result);
   let assemblyFormat = "$name attr-dict `:` qualified(type($result))";

@@ -1,0 +1,384 @@
+//===- BlockRunner.cpp - Runs thread blocks as fibers on one host thread --===//
+
+#include "BlockRunner.h"
+
+#include "AsanFiber.h"
+#include "Diagnostics.h"
+#include "StackPool.h"
+
+#include <boost/context/preallocated.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+using namespace normc::cpu;
+using boost::context::fiber;
+
+namespace {
+
+/// Thrown inside a fiber to unwind a kernel whose block failed. Not a
+/// std::exception, so that nothing but the fiber's own frame catches it.
+struct FiberAbort {};
+
+Dim3 unlinearize(std::uint64_t index, Dim3 extent) {
+  Dim3 d;
+  d.x = static_cast<unsigned>(index % extent.x);
+  index /= extent.x;
+  d.y = static_cast<unsigned>(index % extent.y);
+  d.z = static_cast<unsigned>(index / extent.y);
+  return d;
+}
+
+bool sameSite(Site a, Site b) {
+  return a.line == b.line &&
+         (a.file == b.file || (a.file && b.file && !std::strcmp(a.file, b.file)));
+}
+
+unsigned countOf(Dim3 d) { return d.x * d.y * d.z; }
+
+} // namespace
+
+BlockRunner::BlockRunner(const LaunchConfig &config)
+    : config(config), threadCount(countOf(config.block)),
+      threads(threadCount),
+      warps((threadCount + kWarpSize - 1) / kWarpSize),
+      arena(config.dynamicSharedBytes), ready(threadCount),
+      scratch(threadCount) {
+  PooledStackAllocator allocator(config.options.stackBytes);
+  for (unsigned tid = 0; tid < threadCount; ++tid) {
+    FiberThread &t = threads[tid];
+    t.runner = this;
+    t.tid = tid;
+    t.ctx.threadIdx = unlinearize(tid, config.block);
+    t.ctx.blockDim = config.block;
+    t.ctx.gridDim = config.grid;
+    boost::context::stack_context stack = allocator.allocate();
+    t.stackBottom = static_cast<char *>(stack.sp) - stack.size;
+    t.stackSize = stack.size;
+    t.context = fiber(std::allocator_arg,
+                      boost::context::preallocated(stack.sp, stack.size, stack),
+                      allocator, [this, &t](fiber &&scheduler) {
+                        return fiberMain(t, std::move(scheduler));
+                      });
+  }
+}
+
+BlockRunner::~BlockRunner() {
+  // Let every fiber return, so that its stack goes back to the pool.
+  quitting = aborting = true;
+  for (FiberThread &t : threads)
+    while (t.context)
+      resume(t);
+}
+
+//===----------------------------------------------------------------------===//
+// Fibers and switching
+//===----------------------------------------------------------------------===//
+
+fiber BlockRunner::fiberMain(FiberThread &self, fiber &&scheduler) {
+  self.scheduler = std::move(scheduler);
+  finishSwitchFiber(nullptr, &schedulerStackBottom, &schedulerStackSize);
+  // One kernel run per block; parked in between.
+  while (!quitting) {
+    runKernel(self);
+    self.state = FiberThread::State::Exited;
+    ++exited;
+    switchToScheduler(self);
+  }
+  startSwitchFiber(nullptr, schedulerStackBottom, schedulerStackSize);
+  return std::move(self.scheduler);
+}
+
+void BlockRunner::runKernel(FiberThread &self) {
+  try {
+    config.entry(config.args);
+  } catch (const FiberAbort &) {
+    // The block failed; the error is already recorded.
+  } catch (const std::exception &e) {
+    if (error.empty())
+      error = threadName(self) + " threw: " + e.what();
+  } catch (...) {
+    if (error.empty())
+      error = threadName(self) + " threw an exception";
+  }
+}
+
+void BlockRunner::resume(FiberThread &thread) {
+  gCurrentThread = &thread;
+  void *fakeStack = nullptr;
+  startSwitchFiber(&fakeStack, thread.stackBottom, thread.stackSize);
+  thread.context = std::move(thread.context).resume();
+  finishSwitchFiber(fakeStack, nullptr, nullptr);
+  gCurrentThread = nullptr;
+}
+
+void BlockRunner::switchToScheduler(FiberThread &self) {
+  startSwitchFiber(&self.fakeStack, schedulerStackBottom, schedulerStackSize);
+  self.scheduler = std::move(self.scheduler).resume();
+  finishSwitchFiber(self.fakeStack, &schedulerStackBottom,
+                    &schedulerStackSize);
+}
+
+void BlockRunner::suspend(FiberThread &self) {
+  switchToScheduler(self);
+  if (aborting)
+    throw FiberAbort();
+}
+
+//===----------------------------------------------------------------------===//
+// Scheduling a block
+//===----------------------------------------------------------------------===//
+
+std::uint64_t BlockRunner::nextRandom() {
+  // splitmix64: tiny state, good enough to shuffle lanes.
+  std::uint64_t z = (randomState += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+void BlockRunner::makeReady(unsigned *tids, unsigned count) {
+  switch (config.options.laneOrder) {
+  case LaneOrder::Forward:
+    break;
+  case LaneOrder::Reverse:
+    std::reverse(tids, tids + count);
+    break;
+  case LaneOrder::Random:
+    for (unsigned i = count; i > 1; --i)
+      std::swap(tids[i - 1], tids[nextRandom() % i]);
+    break;
+  }
+  for (unsigned i = 0; i < count; ++i) {
+    threads[tids[i]].state = FiberThread::State::Ready;
+    ready[(readyHead + readySize++) % threadCount] = tids[i];
+  }
+}
+
+std::string BlockRunner::run(std::uint64_t block) {
+  Dim3 blockIdx = unlinearize(block, config.grid);
+  for (FiberThread &t : threads) {
+    t.ctx.blockIdx = blockIdx;
+    t.started = false;
+    t.shared = SharedCursor();
+  }
+  for (WarpRendezvous &w : warps)
+    w.reset();
+  arena.startBlock();
+  exited = 0;
+  barrierArrived = 0;
+  error.clear();
+  randomState = config.options.seed ^ (block * 0xd1b54a32d192ed03ull);
+  readyHead = readySize = 0;
+  for (unsigned tid = 0; tid < threadCount; ++tid)
+    scratch[tid] = tid;
+  makeReady(scratch.data(), threadCount);
+
+  while (readySize && error.empty()) {
+    FiberThread &t = threads[ready[readyHead]];
+    readyHead = (readyHead + 1) % threadCount;
+    --readySize;
+    t.started = true;
+    resume(t);
+  }
+  if (error.empty() && exited != threadCount)
+    error = deadlockReport();
+  if (error.empty())
+    return error;
+  abortBlock();
+  return "kernel '" + config.kernelName + "', block " + formatDim3(blockIdx) +
+         ": " + error;
+}
+
+void BlockRunner::abortBlock() {
+  aborting = true;
+  for (FiberThread &t : threads) {
+    if (!t.started)
+      continue; // still parked before the kernel: nothing to unwind
+    while (t.state != FiberThread::State::Exited)
+      resume(t);
+  }
+  aborting = false;
+}
+
+//===----------------------------------------------------------------------===//
+// Barriers, collectives and shared memory
+//===----------------------------------------------------------------------===//
+
+void BlockRunner::syncThreads(FiberThread &self, Site site) {
+  if (barrierArrived == 0) {
+    barrierSite = site;
+  } else if (!sameSite(site, barrierSite)) {
+    std::vector<unsigned> waiting;
+    for (const FiberThread &t : threads)
+      if (t.state == FiberThread::State::AtBarrier)
+        waiting.push_back(t.tid);
+    fail(self, "reached __syncthreads() at " + formatSite(site) +
+                   " while threads " + formatRanges(waiting) +
+                   " wait at __syncthreads() at " + formatSite(barrierSite) +
+                   " (a barrier in divergent code)");
+  }
+  self.state = FiberThread::State::AtBarrier;
+  self.waitSite = site;
+  if (++barrierArrived == threadCount) {
+    barrierArrived = 0;
+    for (unsigned tid = 0; tid < threadCount; ++tid)
+      scratch[tid] = tid;
+    makeReady(scratch.data(), threadCount);
+  }
+  suspend(self);
+}
+
+unsigned long long BlockRunner::warpOp(FiberThread &self, WarpOp op,
+                                       unsigned mask, unsigned long long value,
+                                       int arg, int width, Site site) {
+  unsigned lane = self.tid % kWarpSize, warp = self.tid / kWarpSize;
+  auto call = [&] {
+    return "called " + std::string(warpOpName(op)) + " at " +
+           formatSite(site) + " with mask " + formatMask(mask);
+  };
+  if (!(mask >> lane & 1))
+    fail(self, call() + ", which leaves out its own lane " +
+                   std::to_string(lane));
+  if (width < 1 || width > static_cast<int>(kWarpSize) ||
+      (width & (width - 1)))
+    fail(self, call() + " and width " + std::to_string(width) +
+                   " (must be a power of two from 1 to 32)");
+  unsigned lanesInWarp =
+      std::min(kWarpSize, threadCount - warp * kWarpSize);
+  unsigned existing =
+      lanesInWarp == kWarpSize ? ~0u : (1u << lanesInWarp) - 1;
+  if (mask & ~existing) {
+    std::vector<unsigned> missing;
+    for (unsigned l = lanesInWarp; l < kWarpSize; ++l)
+      if (mask >> l & 1)
+        missing.push_back(l);
+    fail(self, call() + ", which names lanes " +
+                   formatRanges(missing) + " that do not exist in a block of " +
+                   std::to_string(threadCount) + " threads");
+  }
+
+  WarpRendezvous &w = warps[warp];
+  const WarpRendezvous::Group *conflict = nullptr;
+  unsigned completed =
+      w.arrive(lane, WarpArrival{op, mask, value, arg, width}, conflict);
+  if (conflict) {
+    std::vector<unsigned> lanes;
+    Site where{};
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      if (conflict->arrived >> l & 1) {
+        lanes.push_back(l);
+        where = threads[warp * kWarpSize + l].waitSite;
+      }
+    fail(self, call() + " while lanes " + formatRanges(lanes) +
+                   " of its warp wait at " + warpOpName(conflict->op) +
+                   " at " + formatSite(where) + " with mask " +
+                   formatMask(conflict->mask) +
+                   " (every lane of a mask must call the same collective "
+                   "with the same mask)");
+  }
+  self.state = FiberThread::State::AtWarpOp;
+  self.waitSite = site;
+  self.waitOp = op;
+  if (completed) {
+    unsigned count = 0;
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      if (completed >> l & 1)
+        scratch[count++] = warp * kWarpSize + l;
+    makeReady(scratch.data(), count);
+  }
+  suspend(self);
+  return w.result(lane);
+}
+
+void *BlockRunner::staticShared(FiberThread &self, std::size_t bytes,
+                                std::size_t align, Site site) {
+  std::string problem;
+  void *address = arena.allocate(self.shared, bytes, align, site, problem);
+  if (!address)
+    fail(self, problem);
+  return address;
+}
+
+void BlockRunner::fail(FiberThread &self, const std::string &message) {
+  if (error.empty())
+    error = threadName(self) + " " + message;
+  suspend(self); // the scheduler sees the error and unwinds every thread
+  throw FiberAbort();
+}
+
+//===----------------------------------------------------------------------===//
+// Diagnostics
+//===----------------------------------------------------------------------===//
+
+std::string BlockRunner::threadName(const FiberThread &thread) const {
+  return "thread " + std::to_string(thread.tid) + " (warp " +
+         std::to_string(thread.tid / kWarpSize) + ", lane " +
+         std::to_string(thread.tid % kWarpSize) + ")";
+}
+
+std::string BlockRunner::describeThreads(const std::vector<unsigned> &tids) {
+  // Group the threads by what they are doing instead.
+  std::map<std::string, std::vector<unsigned>> byActivity;
+  for (unsigned tid : tids) {
+    const FiberThread &t = threads[tid];
+    std::string activity;
+    switch (t.state) {
+    case FiberThread::State::Exited:
+      activity = "exited";
+      break;
+    case FiberThread::State::AtBarrier:
+      activity = "wait at __syncthreads() at " + formatSite(t.waitSite);
+      break;
+    case FiberThread::State::AtWarpOp:
+      activity = std::string("wait at ") + warpOpName(t.waitOp) + " at " +
+                 formatSite(t.waitSite);
+      break;
+    case FiberThread::State::Ready:
+      activity = "are runnable";
+      break;
+    }
+    byActivity[activity].push_back(tid);
+  }
+  std::string text;
+  for (const auto &[activity, ids] : byActivity)
+    text += (text.empty() ? "" : "; ") + std::string("threads ") +
+            formatRanges(ids) + " " + activity;
+  return text;
+}
+
+std::string BlockRunner::deadlockReport() {
+  std::string report = "deadlock:";
+  if (barrierArrived) {
+    std::vector<unsigned> arrived, missing;
+    for (const FiberThread &t : threads)
+      (t.state == FiberThread::State::AtBarrier ? arrived : missing)
+          .push_back(t.tid);
+    report += "\n  __syncthreads() at " + formatSite(barrierSite) +
+              " was reached by threads " + formatRanges(arrived) +
+              " but not by threads " + formatRanges(missing) + ": " +
+              describeThreads(missing);
+  }
+  for (unsigned warp = 0; warp < warps.size(); ++warp) {
+    for (const WarpRendezvous::Group &g : warps[warp]) {
+      std::vector<unsigned> arrived, missing, missingTids;
+      Site where{};
+      for (unsigned l = 0; l < kWarpSize; ++l) {
+        if (g.arrived >> l & 1) {
+          arrived.push_back(l);
+          where = threads[warp * kWarpSize + l].waitSite;
+        } else if (g.mask >> l & 1) {
+          missing.push_back(l);
+          missingTids.push_back(warp * kWarpSize + l);
+        }
+      }
+      report += "\n  " + std::string(warpOpName(g.op)) + " at " +
+                formatSite(where) + " with mask " + formatMask(g.mask) +
+                " in warp " + std::to_string(warp) + " was reached by lanes " +
+                formatRanges(arrived) + " but not by lanes " +
+                formatRanges(missing) + ": " + describeThreads(missingTids);
+    }
+  }
+  return report;
+}

@@ -1,0 +1,32 @@
+//===- Diagnostics.h - Wording of the CPU executor's error messages -------===//
+
+#ifndef NORMC_RUNTIME_CPU_DIAGNOSTICS_H
+#define NORMC_RUNTIME_CPU_DIAGNOSTICS_H
+
+#include "normc/Runtime/CpuAbi.h"
+
+#include <string>
+#include <vector>
+
+namespace normc {
+namespace cpu {
+
+/// "0-15, 17, 20-31" for ascending `ids`.
+std::string formatRanges(const std::vector<unsigned> &ids);
+
+/// "file:line".
+std::string formatSite(Site site);
+
+/// The CUDA spelling, e.g. "__shfl_xor_sync".
+const char *warpOpName(WarpOp op);
+
+/// "0x0000ffff".
+std::string formatMask(unsigned mask);
+
+/// "(3,0,0)".
+std::string formatDim3(Dim3 d);
+
+} // namespace cpu
+} // namespace normc
+
+#endif // NORMC_RUNTIME_CPU_DIAGNOSTICS_H

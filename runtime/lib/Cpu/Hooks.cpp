@@ -1,0 +1,55 @@
+//===- Hooks.cpp - The executor's entry points for kernel code ------------===//
+//
+// Kernel code calls these through the Hooks table; each finds the CUDA
+// thread running on this host thread and forwards to its BlockRunner.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hooks.h"
+
+#include "BlockRunner.h"
+#include "Diagnostics.h"
+
+using namespace normc::cpu;
+
+namespace {
+
+FiberThread &self() {
+  FiberThread *thread = gCurrentThread;
+  if (!thread)
+    throw CpuLaunchError("CUDA device code ran outside normc::cpu::launch");
+  return *thread;
+}
+
+const ThreadCtx *current() { return &self().ctx; }
+
+void syncThreads(Site site) {
+  FiberThread &t = self();
+  t.runner->syncThreads(t, site);
+}
+
+unsigned long long warpOp(WarpOp op, unsigned mask, unsigned long long value,
+                          int arg, int width, Site site) {
+  FiberThread &t = self();
+  return t.runner->warpOp(t, op, mask, value, arg, width, site);
+}
+
+void *staticShared(std::size_t bytes, std::size_t align, Site site) {
+  FiberThread &t = self();
+  return t.runner->staticShared(t, bytes, align, site);
+}
+
+void *dynamicShared() { return self().runner->dynamicShared(); }
+
+void trap(Site site) {
+  FiberThread &t = self();
+  t.runner->fail(t, "called __trap() at " + formatSite(site));
+}
+
+} // namespace
+
+const Hooks &normc::cpu::executorHooks() {
+  static constexpr Hooks hooks{current,      syncThreads,   warpOp,
+                               staticShared, dynamicShared, trap};
+  return hooks;
+}
