@@ -7,6 +7,7 @@ namespace normc::tool {
 /// code: 0 success, 1 bad input, 2 bad usage.
 int runCheck(int argc, char **argv);
 int runCompile(int argc, char **argv);
+int runRun(int argc, char **argv);
 } // namespace normc::tool
 
 #endif // NORMC_TOOLS_NORMC_COMMANDS_H

@@ -13,6 +13,9 @@ usage:
   normc check   SPEC.toml                 validate; prints nothing on success
   normc compile INPUT --emit=STAGE [--arch=sm_XX] [--cols=D] [-o FILE]
                                           INPUT is a spec (.toml) or IR (.mlir)
+  normc run     SPEC.toml --x X.npy [--residual R.npy] [--gamma G.npy]
+                [--beta B.npy] --out DIR [--device=auto|cpu|cuda] [--check]
+                                          run the generated kernel on .npy data
   normc --version
   normc COMMAND --help                    options of one command
 
@@ -45,7 +48,9 @@ int main(int argc, char **argv) {
     return normc::tool::runCheck(argc - 2, argv + 2);
   if (!std::strcmp(command, "compile"))
     return normc::tool::runCompile(argc - 2, argv + 2);
+  if (!std::strcmp(command, "run"))
+    return normc::tool::runRun(argc - 2, argv + 2);
   normc::tool::usageError(std::string("unknown command '") + command +
-                          "'; expected check or compile");
+                          "'; expected check, compile or run");
   return normc::tool::kExitUsage;
 }

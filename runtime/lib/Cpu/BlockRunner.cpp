@@ -9,7 +9,6 @@
 #include <boost/context/preallocated.hpp>
 
 #include <algorithm>
-#include <cstring>
 #include <map>
 
 using namespace normc::cpu;
@@ -30,18 +29,12 @@ Dim3 unlinearize(std::uint64_t index, Dim3 extent) {
   return d;
 }
 
-bool sameSite(Site a, Site b) {
-  return a.line == b.line &&
-         (a.file == b.file || (a.file && b.file && !std::strcmp(a.file, b.file)));
-}
-
 unsigned countOf(Dim3 d) { return d.x * d.y * d.z; }
 
 } // namespace
 
 BlockRunner::BlockRunner(const LaunchConfig &config)
-    : config(config), threadCount(countOf(config.block)),
-      threads(threadCount),
+    : config(config), threadCount(countOf(config.block)), threads(threadCount),
       warps((threadCount + kWarpSize - 1) / kWarpSize),
       arena(config.dynamicSharedBytes), ready(threadCount),
       scratch(threadCount) {
@@ -116,8 +109,7 @@ void BlockRunner::resume(FiberThread &thread) {
 void BlockRunner::switchToScheduler(FiberThread &self) {
   startSwitchFiber(&self.fakeStack, schedulerStackBottom, schedulerStackSize);
   self.scheduler = std::move(self.scheduler).resume();
-  finishSwitchFiber(self.fakeStack, &schedulerStackBottom,
-                    &schedulerStackSize);
+  finishSwitchFiber(self.fakeStack, &schedulerStackBottom, &schedulerStackSize);
 }
 
 void BlockRunner::suspend(FiberThread &self) {
@@ -150,10 +142,14 @@ void BlockRunner::makeReady(unsigned *tids, unsigned count) {
       std::swap(tids[i - 1], tids[nextRandom() % i]);
     break;
   }
-  for (unsigned i = 0; i < count; ++i) {
+  unsigned slot = readyHead + readySize;
+  for (unsigned i = 0; i < count; ++i, ++slot) {
+    if (slot >= threadCount)
+      slot -= threadCount;
     threads[tids[i]].state = FiberThread::State::Ready;
-    ready[(readyHead + readySize++) % threadCount] = tids[i];
+    ready[slot] = tids[i];
   }
+  readySize += count;
 }
 
 std::string BlockRunner::run(std::uint64_t block) {
@@ -177,7 +173,7 @@ std::string BlockRunner::run(std::uint64_t block) {
 
   while (readySize && error.empty()) {
     FiberThread &t = threads[ready[readyHead]];
-    readyHead = (readyHead + 1) % threadCount;
+    readyHead = readyHead + 1 == threadCount ? 0 : readyHead + 1;
     --readySize;
     t.started = true;
     resume(t);
@@ -235,27 +231,24 @@ unsigned long long BlockRunner::warpOp(FiberThread &self, WarpOp op,
                                        int arg, int width, Site site) {
   unsigned lane = self.tid % kWarpSize, warp = self.tid / kWarpSize;
   auto call = [&] {
-    return "called " + std::string(warpOpName(op)) + " at " +
-           formatSite(site) + " with mask " + formatMask(mask);
+    return "called " + std::string(warpOpName(op)) + " at " + formatSite(site) +
+           " with mask " + formatMask(mask);
   };
   if (!(mask >> lane & 1))
-    fail(self, call() + ", which leaves out its own lane " +
-                   std::to_string(lane));
-  if (width < 1 || width > static_cast<int>(kWarpSize) ||
-      (width & (width - 1)))
+    fail(self,
+         call() + ", which leaves out its own lane " + std::to_string(lane));
+  if (width < 1 || width > static_cast<int>(kWarpSize) || (width & (width - 1)))
     fail(self, call() + " and width " + std::to_string(width) +
                    " (must be a power of two from 1 to 32)");
-  unsigned lanesInWarp =
-      std::min(kWarpSize, threadCount - warp * kWarpSize);
-  unsigned existing =
-      lanesInWarp == kWarpSize ? ~0u : (1u << lanesInWarp) - 1;
+  unsigned lanesInWarp = std::min(kWarpSize, threadCount - warp * kWarpSize);
+  unsigned existing = lanesInWarp == kWarpSize ? ~0u : (1u << lanesInWarp) - 1;
   if (mask & ~existing) {
     std::vector<unsigned> missing;
     for (unsigned l = lanesInWarp; l < kWarpSize; ++l)
       if (mask >> l & 1)
         missing.push_back(l);
-    fail(self, call() + ", which names lanes " +
-                   formatRanges(missing) + " that do not exist in a block of " +
+    fail(self, call() + ", which names lanes " + formatRanges(missing) +
+                   " that do not exist in a block of " +
                    std::to_string(threadCount) + " threads");
   }
 
@@ -272,8 +265,8 @@ unsigned long long BlockRunner::warpOp(FiberThread &self, WarpOp op,
         where = threads[warp * kWarpSize + l].waitSite;
       }
     fail(self, call() + " while lanes " + formatRanges(lanes) +
-                   " of its warp wait at " + warpOpName(conflict->op) +
-                   " at " + formatSite(where) + " with mask " +
+                   " of its warp wait at " + warpOpName(conflict->op) + " at " +
+                   formatSite(where) + " with mask " +
                    formatMask(conflict->mask) +
                    " (every lane of a mask must call the same collective "
                    "with the same mask)");

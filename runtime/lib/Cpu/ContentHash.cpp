@@ -18,8 +18,7 @@ void ContentHash::add(const std::string &field) {
   for (int i = 0; i < 8; ++i)
     length[i] = static_cast<unsigned char>(field.size() >> (8 * i));
   addBytes(length, sizeof length);
-  addBytes(reinterpret_cast<const unsigned char *>(field.data()),
-           field.size());
+  addBytes(reinterpret_cast<const unsigned char *>(field.data()), field.size());
 }
 
 std::string ContentHash::hex() const {

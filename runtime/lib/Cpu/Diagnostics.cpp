@@ -3,6 +3,7 @@
 #include "Diagnostics.h"
 
 #include <cstdio>
+#include <cstring>
 
 using namespace normc::cpu;
 
@@ -25,6 +26,12 @@ std::string normc::cpu::formatRanges(const std::vector<unsigned> &ids) {
 std::string normc::cpu::formatSite(Site site) {
   return std::string(site.file ? site.file : "?") + ":" +
          std::to_string(site.line);
+}
+
+bool normc::cpu::sameSite(Site a, Site b) {
+  return a.line == b.line &&
+         (a.file == b.file ||
+          (a.file && b.file && !std::strcmp(a.file, b.file)));
 }
 
 const char *normc::cpu::warpOpName(WarpOp op) {

@@ -17,6 +17,10 @@ std::string formatRanges(const std::vector<unsigned> &ids);
 /// "file:line".
 std::string formatSite(Site site);
 
+/// Whether two sites are the same source line (the finest the CPU device
+/// tells apart: two barriers on one line are one barrier to it).
+bool sameSite(Site a, Site b);
+
 /// The CUDA spelling, e.g. "__shfl_xor_sync".
 const char *warpOpName(WarpOp op);
 

@@ -76,8 +76,8 @@ ProcessResult normc::cpu::runProcess(const std::vector<std::string> &argv) {
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR)
     ;
-  result.exitStatus = WIFEXITED(status) ? WEXITSTATUS(status)
-                                        : 128 + WTERMSIG(status);
+  result.exitStatus =
+      WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
 }
 

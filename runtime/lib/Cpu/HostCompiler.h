@@ -10,8 +10,8 @@ namespace normc {
 namespace cpu {
 
 struct ProcessResult {
-  bool started;      // false: argv[0] could not be run (see output)
-  int exitStatus;    // the exit code, or 128 + signal
+  bool started;       // false: argv[0] could not be run (see output)
+  int exitStatus;     // the exit code, or 128 + signal
   std::string output; // stdout and stderr, interleaved
 };
 

@@ -29,9 +29,9 @@ void checkConfiguration(const CpuKernel &kernel, Dim3 grid, Dim3 block,
                         std::size_t dynamicSharedBytes,
                         const LaunchOptions &options) {
   auto reject = [&](const std::string &why) {
-    throw CpuLaunchError("cannot launch kernel '" + kernel.name + "' with grid " +
-                         formatDim3(grid) + " and block " + formatDim3(block) +
-                         ": " + why);
+    throw CpuLaunchError("cannot launch kernel '" + kernel.name +
+                         "' with grid " + formatDim3(grid) + " and block " +
+                         formatDim3(block) + ": " + why);
   };
   if (!kernel.entry)
     reject("the kernel has no entry point");
@@ -109,12 +109,12 @@ void normc::cpu::launch(const CpuKernel &kernel, Dim3 grid, Dim3 block,
                         std::size_t dynamicSharedBytes, void **args,
                         const LaunchOptions &options) {
   checkConfiguration(kernel, grid, block, dynamicSharedBytes, options);
-  LaunchConfig config{kernel.name, kernel.entry, args, grid, block,
-                      dynamicSharedBytes, options};
+  LaunchConfig config{kernel.name, kernel.entry,       args,   grid,
+                      block,       dynamicSharedBytes, options};
   std::uint64_t blocks = std::uint64_t(grid.x) * grid.y * grid.z;
-  unsigned hostThreads = options.hostThreads
-                             ? options.hostThreads
-                             : std::max(1u, std::thread::hardware_concurrency());
+  unsigned hostThreads =
+      options.hostThreads ? options.hostThreads
+                          : std::max(1u, std::thread::hardware_concurrency());
   std::uint64_t workers = std::min<std::uint64_t>(hostThreads, blocks);
 
   BlockQueue queue(blocks);

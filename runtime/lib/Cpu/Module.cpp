@@ -10,8 +10,8 @@
 #include "normc/Runtime/CpuDevice.h"
 
 #include "ContentHash.h"
-#include "HostCompiler.h"
 #include "Hooks.h"
+#include "HostCompiler.h"
 
 #include <atomic>
 #include <cstdlib>
@@ -34,9 +34,8 @@ namespace fs = std::filesystem;
 
 CpuCompileError::CpuCompileError(const std::string &message,
                                  std::string compilerOutput)
-    : std::runtime_error(compilerOutput.empty() ? message
-                                                : message + "\n" +
-                                                      compilerOutput),
+    : std::runtime_error(
+          compilerOutput.empty() ? message : message + "\n" + compilerOutput),
       output(std::move(compilerOutput)) {}
 
 namespace {
@@ -125,10 +124,9 @@ void compileObject(const std::vector<std::string> &command,
   std::error_code error;
   if (!result.started || result.exitStatus != 0) {
     fs::remove(temporary, error);
-    std::string what = result.started
-                           ? "exited with status " +
-                                 std::to_string(result.exitStatus)
-                           : "could not be started";
+    std::string what = result.started ? "exited with status " +
+                                            std::to_string(result.exitStatus)
+                                      : "could not be started";
     throw CpuCompileError("compiling kernel source for the CPU failed: `" +
                               commandLine(argv) + "` " + what,
                           result.output);
@@ -142,20 +140,29 @@ void compileObject(const std::vector<std::string> &command,
 
 } // namespace
 
-CpuModule::CpuModule(std::string path, std::shared_ptr<void> library,
-                     bool hit)
+CpuModule::CpuModule(std::string path, std::shared_ptr<void> library, bool hit)
     : path(std::move(path)), library(std::move(library)), hit(hit) {}
 
 CpuModule CpuModule::compile(const std::string &source,
                              const CompileOptions &options) {
-  std::string compiler = options.compiler.empty() ? envOr("NORMC_CXX", "c++")
-                                                  : options.compiler;
+  std::string compiler =
+      options.compiler.empty() ? envOr("NORMC_CXX", "c++") : options.compiler;
   std::string headerDir = envOr("NORMC_CPU_HEADER_DIR", NORMC_CPU_HEADER_DIR);
+  // -fno-strict-aliasing: CUDA code type-puns through reinterpret_cast
+  // (vector loads into element arrays); the GPU compilers honour it, g++ -O2
+  // would not. -Bsymbolic: a kernel binds to its own definitions even where
+  // the host program exports a function of the same name.
   std::vector<std::string> command = {
-      compiler,      "-std=c++17",
-      "-O2",         "-fPIC",
-      "-shared",     "-DNORMC_CPU",
-      "-include",    headerDir + "/CpuCuda.h",
+      compiler,
+      "-std=c++17",
+      "-O2",
+      "-fno-strict-aliasing",
+      "-fPIC",
+      "-shared",
+      "-Wl,-Bsymbolic",
+      "-DNORMC_CPU",
+      "-include",
+      headerDir + "/CpuCuda.h",
       "-I" + envOr("NORMC_CUDA_INCLUDE_DIR", NORMC_CPU_CUDA_INCLUDE_DIR)};
   command.insert(command.end(), options.extraFlags.begin(),
                  options.extraFlags.end());
@@ -204,7 +211,7 @@ CpuKernel CpuModule::kernel(const std::string &name) const {
   std::string symbol = "normc_cpu_entry_" + name;
   void *entry = ::dlsym(library.get(), symbol.c_str());
   if (!entry)
-    throw CpuLaunchError("no kernel '" + name + "' in " + path + " (" +
-                         symbol + " is missing)");
+    throw CpuLaunchError("no kernel '" + name + "' in " + path + " (" + symbol +
+                         " is missing)");
   return CpuKernel{name, reinterpret_cast<KernelEntry>(entry), library};
 }

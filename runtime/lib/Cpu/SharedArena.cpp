@@ -15,8 +15,8 @@ namespace {
 constexpr unsigned char kPoisonByte = 0xFF;
 
 unsigned char *allocateAligned(std::size_t bytes) {
-  return static_cast<unsigned char *>(::operator new[](
-      bytes, std::align_val_t(SharedArena::kMaxAlign)));
+  return static_cast<unsigned char *>(
+      ::operator new[](bytes, std::align_val_t(SharedArena::kMaxAlign)));
 }
 
 void freeAligned(unsigned char *p) {
@@ -55,8 +55,8 @@ void SharedArena::startBlock() {
 void *SharedArena::allocate(SharedCursor &cursor, std::size_t bytes,
                             std::size_t align, Site site, std::string &error) {
   if (align > kMaxAlign) {
-    error = "declares a shared array at " + formatSite(site) +
-            " aligned to " + std::to_string(align) + " bytes; at most " +
+    error = "declares a shared array at " + formatSite(site) + " aligned to " +
+            std::to_string(align) + " bytes; at most " +
             std::to_string(kMaxAlign) + " is supported";
     return nullptr;
   }
@@ -67,13 +67,14 @@ void *SharedArena::allocate(SharedCursor &cursor, std::size_t bytes,
   unsigned index = cursor.count;
   if (index < layout.size()) {
     const Declaration &first = layout[index];
-    if (first.offset != offset || first.bytes != bytes) {
+    if (first.offset != offset || first.bytes != bytes ||
+        !sameSite(first.site, site)) {
       error = "declares shared array #" + std::to_string(index) + " at " +
               formatSite(site) + " as " + std::to_string(bytes) +
               " bytes at offset " + std::to_string(offset) +
-              ", but another thread declared it at " +
-              formatSite(first.site) + " as " + std::to_string(first.bytes) +
-              " bytes at offset " + std::to_string(first.offset) +
+              ", but another thread declared it at " + formatSite(first.site) +
+              " as " + std::to_string(first.bytes) + " bytes at offset " +
+              std::to_string(first.offset) +
               " (all threads of a block must declare the same shared arrays "
               "in the same order)";
       return nullptr;
@@ -82,7 +83,8 @@ void *SharedArena::allocate(SharedCursor &cursor, std::size_t bytes,
     if (end > staticLimit) {
       error = "declares static shared memory up to " + std::to_string(end) +
               " bytes at " + formatSite(site) + ", beyond the limit of " +
-              std::to_string(staticLimit) + " bytes (48 KiB, and 227 KiB "
+              std::to_string(staticLimit) +
+              " bytes (48 KiB, and 227 KiB "
               "together with the dynamic shared memory)";
       return nullptr;
     }
@@ -90,8 +92,7 @@ void *SharedArena::allocate(SharedCursor &cursor, std::size_t bytes,
   }
   if (end > declaredBytes) {
     unpoisonMemory(staticRegion + declaredBytes, end - declaredBytes);
-    std::memset(staticRegion + declaredBytes, kPoisonByte,
-                end - declaredBytes);
+    std::memset(staticRegion + declaredBytes, kPoisonByte, end - declaredBytes);
     declaredBytes = end;
   }
   cursor.offset = end;

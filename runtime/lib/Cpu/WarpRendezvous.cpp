@@ -77,8 +77,8 @@ void WarpRendezvous::complete(const Group &group) {
       break;
     default: {
       unsigned source = shuffleSource(group.op, lane, mine.arg, mine.width);
-      results[lane] = (group.mask >> source & 1) ? arrivals[source].value
-                                                 : kPoisonBits;
+      results[lane] =
+          (group.mask >> source & 1) ? arrivals[source].value : kPoisonBits;
     }
     }
   }

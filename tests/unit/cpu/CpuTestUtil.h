@@ -13,8 +13,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <string>
+#include <vector>
 
 namespace normc {
 namespace cpu {
@@ -41,10 +44,12 @@ inline std::string testCacheDir() {
 }
 
 /// Compiles `body` after the preamble and returns its kernel `name`.
-inline CpuKernel compileKernel(const std::string &body,
-                               const std::string &name) {
+inline CpuKernel
+compileKernel(const std::string &body, const std::string &name,
+              const std::vector<std::string> &extraFlags = {}) {
   CompileOptions options;
   options.cacheDir = testCacheDir();
+  options.extraFlags = extraFlags;
   return CpuModule::compile(kPreamble + body, options).kernel(name);
 }
 
@@ -70,6 +75,33 @@ inline const char *orderName(LaneOrder order) {
 
 constexpr LaneOrder kAllOrders[] = {LaneOrder::Forward, LaneOrder::Reverse,
                                     LaneOrder::Random};
+
+/// Host-side bfloat16 for inputs and references: round to nearest even,
+/// NaN kept quiet.
+inline std::uint16_t bf16FromFloat(float value) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  if ((bits & 0x7fffffffu) > 0x7f800000u)
+    return static_cast<std::uint16_t>((bits >> 16) | 0x40);
+  bits += 0x7fffu + ((bits >> 16) & 1);
+  return static_cast<std::uint16_t>(bits >> 16);
+}
+
+inline float floatFromBf16(std::uint16_t value) {
+  std::uint32_t bits = std::uint32_t(value) << 16;
+  float result;
+  std::memcpy(&result, &bits, sizeof result);
+  return result;
+}
+
+/// For EXPECT_TRUE: whether `text` contains `part`, showing both if not.
+inline ::testing::AssertionResult contains(const std::string &text,
+                                           const std::string &part) {
+  if (text.find(part) != std::string::npos)
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << "expected to find\n  " << part << "\nin\n  " << text;
+}
 
 /// Runs `launchIt` and returns the CpuLaunchError message ("" if none).
 template <class F> std::string launchError(F launchIt) {

@@ -27,17 +27,6 @@ using namespace normc::sched;
 // Launch facts
 //===----------------------------------------------------------------------===//
 
-int64_t KernelLaunchInfo::gridFor(int64_t rows) const {
-  return std::max<int64_t>(1, llvm::divideCeil(rows, rowsPerBlock));
-}
-
-int64_t KernelLaunchInfo::dynamicSharedBytes(int64_t d) const {
-  int64_t pitch = llvm::alignTo(d, vectorWidth), total = 0;
-  for (int64_t bytes : sharedRowElementBytes)
-    total += llvm::alignTo(rowsPerBlock * pitch * bytes, 16);
-  return total;
-}
-
 static std::string typeName(Type t) {
   if (t.isF32())
     return "float";

@@ -1,0 +1,41 @@
+//===- SpecCompiler.cpp - From a spec to CUDA source in one call ----------===//
+#include "normc/Frontend/SpecCompiler.h"
+#include "normc/Dialect/Sched/IR/SchedOps.h"
+#include "normc/Frontend/SpecToNorm.h"
+#include "normc/Target/Cuda/CudaEmitter.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+
+using namespace mlir;
+
+std::optional<normc::EmittedKernel>
+normc::emitSpecKernel(const dsl::Spec &spec, std::optional<int64_t> cols,
+                      const ScheduleOptions &schedule, std::string &errors) {
+  DialectRegistry registry;
+  registerNormcDialects(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error) {
+      llvm::raw_string_ostream os(errors);
+      os << diag.getLocation() << ": error: " << diag << "\n";
+    }
+    return success();
+  });
+
+  OwningOpRef<ModuleOp> module = buildSpecModule(spec, cols, context);
+  if (failed(verify(*module)) || failed(lowerToSchedule(*module, schedule)))
+    return std::nullopt;
+  EmittedKernel kernel;
+  llvm::raw_string_ostream os(kernel.source);
+  if (failed(emitCuda(*module, os)))
+    return std::nullopt;
+  auto kernels = module->getOps<sched::KernelOp>();
+  FailureOr<KernelLaunchInfo> info = getLaunchInfo(*kernels.begin());
+  if (failed(info))
+    return std::nullopt;
+  kernel.info = std::move(*info);
+  return kernel;
+}

@@ -1,0 +1,67 @@
+//===- Reference.h - An independent float64 evaluation of a spec ---------===//
+//
+// Plain loops that compute what contract section 1 says a spec computes, in
+// double, from inputs already rounded to the spec's storage types. Tests hold
+// the generated kernels to the numerical promise of contract section 4 with
+// `errorFraction`. Nothing here is shared with the compiler or the runtime.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NORMC_REFERENCE_REFERENCE_H
+#define NORMC_REFERENCE_REFERENCE_H
+
+#include "normc/Dsl/Spec.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace normc::reference {
+
+/// Inputs, already rounded to the spec's storage types, held as doubles.
+struct Inputs {
+  const double *x = nullptr;        // [rows, d], row stride xStride (elements)
+  const double *residual = nullptr; // [rows, d], row stride residualStride;
+                                    // required iff spec.residualAdd
+  const double *gamma = nullptr;    // [d], required iff spec.gain
+  const double *beta = nullptr;     // [d], required iff spec.bias
+  int64_t rows = 0, d = 0, xStride = 0, residualStride = 0;
+};
+
+/// The float64 evaluation, contiguous, not rounded to any output type.
+struct Outputs {
+  std::vector<double> y;           // [rows, d]
+  std::vector<double> residualOut; // [rows, d], iff residualAdd
+  std::vector<double> mean;        // [rows], iff saveStats && center
+  std::vector<double> rstd;        // [rows], iff saveStats && scale
+};
+
+/// Evaluates contract section 1 row by row in double. Sums are compensated
+/// (Neumaier), so they are accurate to a few double roundings for any d.
+/// Follows the formulas literally: NaN and Inf propagate within their row,
+/// and `variance = "unbiased"` with k = 1 divides 0 by 0 (NaN statistics).
+/// rows = 0 gives empty outputs. Throws std::invalid_argument when a required
+/// pointer is null, rows or d is negative, d is 0 with rows > 0, or a row
+/// stride is less than d.
+Outputs evaluate(const dsl::Spec &spec, const Inputs &in);
+
+/// k = max(1, floor(fraction * d)): how many leading features of a row feed
+/// the statistics (fraction * d computed in double).
+int64_t statisticsWidth(double fraction, int64_t d);
+
+/// tol of contract section 4 for an output type: 2^-7 for bf16, 2^-10 for
+/// f16, 2^-17 for f32 (and for f64, which is not an output type of a spec).
+double tolerance(dsl::DType outputType);
+
+/// How much of the promise |y - ref| <= 2 * tol * (|ref| + 1) an output uses:
+/// |y - ref| / (2 * tol * (|ref| + 1)); at most 1 passes. When ref is NaN, y
+/// must be NaN; when ref is +-Inf, y must equal it (0 when so, +inf when
+/// not). A NaN or Inf y against a finite ref gives +inf.
+double errorFraction(double y, double ref, dsl::DType type);
+
+/// Rounds v to the nearest value of a storage type, ties to even, and
+/// returns it as a double: overflow gives +-Inf, tiny values become
+/// subnormals or signed zero, NaN stays NaN. F64 is the identity.
+double roundTo(dsl::DType type, double v);
+
+} // namespace normc::reference
+
+#endif // NORMC_REFERENCE_REFERENCE_H

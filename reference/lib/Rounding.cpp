@@ -1,0 +1,85 @@
+//===- Rounding.cpp - Round a double to a storage type, ties to even ------===//
+//
+// Works on the bits of the double rather than on casts to float or CUDA's
+// half types, so the reference does not share its rounding with the code it
+// checks. Every finite double is significand * 2^(exponent - 52) with a
+// 53-bit significand; rounding keeps the bits at or above the target's
+// quantum at that exponent and rounds the rest to nearest, ties to even.
+//
+//===----------------------------------------------------------------------===//
+#include "normc/Reference/Reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+namespace normc::reference {
+namespace {
+
+/// A binary floating-point storage format.
+struct Format {
+  int fractionBits; // explicitly stored significand bits
+  int minExponent;  // exponent of the smallest normal number
+  int maxExponent;  // exponent of the largest finite number
+};
+
+Format formatOf(dsl::DType type) {
+  switch (type) {
+  case dsl::DType::F16:
+    return {10, -14, 15};
+  case dsl::DType::BF16:
+    return {7, -126, 127};
+  case dsl::DType::F32:
+  case dsl::DType::F64:
+    break;
+  }
+  return {23, -126, 127};
+}
+
+/// Rounds a positive, normal double to `f`; may return a value above the
+/// format's largest finite number, which the caller turns into Inf.
+double roundMagnitude(uint64_t bits, const Format &f) {
+  int exponent = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
+  uint64_t significand =
+      (uint64_t{1} << 52) | (bits & ((uint64_t{1} << 52) - 1));
+  // Weight of the last kept bit; below the normal range it stays that of
+  // the subnormals.
+  int quantumExponent = std::max(exponent, f.minExponent) - f.fractionBits;
+  int shift = quantumExponent - (exponent - 52); // > 0 for every target
+  uint64_t kept = 0;
+  // From shift 54 on, the value is below half a quantum and rounds to 0.
+  if (shift <= 53) {
+    kept = significand >> shift;
+    uint64_t rest = significand & ((uint64_t{1} << shift) - 1);
+    uint64_t half = uint64_t{1} << (shift - 1);
+    if (rest > half || (rest == half && (kept & 1)))
+      ++kept;
+  }
+  // kept has at most fractionBits + 2 bits, so this is exact.
+  return std::ldexp(static_cast<double>(kept), quantumExponent);
+}
+
+} // namespace
+
+double roundTo(dsl::DType type, double v) {
+  if (type == dsl::DType::F64 || !std::isfinite(v) || v == 0)
+    return v;
+  uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  bool negative = bits >> 63;
+  double magnitude = 0;
+  // Subnormal doubles (biased exponent 0) lie far below half the smallest
+  // subnormal of every target and round to zero.
+  if (((bits >> 52) & 0x7ff) != 0) {
+    Format f = formatOf(type);
+    magnitude = roundMagnitude(bits, f);
+    double maxFinite =
+        std::ldexp(2.0 - std::ldexp(1.0, -f.fractionBits), f.maxExponent);
+    if (magnitude > maxFinite)
+      magnitude = INFINITY;
+  }
+  return negative ? -magnitude : magnitude;
+}
+
+} // namespace normc::reference

@@ -1,0 +1,44 @@
+//===- KernelArgs.h - Pack a kernel's arguments cuLaunchKernel-style ------===//
+#ifndef NORMC_RUNTIME_KERNELARGS_H
+#define NORMC_RUNTIME_KERNELARGS_H
+
+#include "normc/Runtime/KernelInfo.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace normc {
+
+/// The buffers and sizes of one launch, by the names the kernel's
+/// parameters carry ("x", "gamma", "y", ...).
+struct KernelArgs {
+  int64_t rows = 0;
+  int64_t cols = 0;
+  std::map<std::string, void *> buffers;
+  /// Row strides in elements of the [rows, d] buffers; d when absent.
+  std::map<std::string, int64_t> strides;
+};
+
+/// Argument values in parameter order and `void **` pointing at them, as
+/// cuLaunchKernel and the CPU device take them.
+class PackedArgs {
+public:
+  /// Throws std::invalid_argument when a buffer is missing, d does not
+  /// match a kernel specialized for another d, or a stride is below d.
+  PackedArgs(const KernelLaunchInfo &info, const KernelArgs &args);
+  PackedArgs(const PackedArgs &) = delete;
+  PackedArgs &operator=(const PackedArgs &) = delete;
+
+  void **data() { return pointers.data(); }
+
+private:
+  // One 8-byte slot per parameter: a pointer, a 64-bit or a 32-bit integer.
+  std::vector<uint64_t> slots;
+  std::vector<void *> pointers;
+};
+
+} // namespace normc
+
+#endif // NORMC_RUNTIME_KERNELARGS_H

@@ -1,0 +1,62 @@
+//===- KernelInfo.h - What a host needs to launch an emitted kernel -------===//
+//
+// The emitter fills this in from the schedule-level IR; launchers (CPU
+// device, CUDA driver) read it. Plain C++ so that a runtime built without
+// LLVM can launch kernels too.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NORMC_RUNTIME_KERNELINFO_H
+#define NORMC_RUNTIME_KERNELINFO_H
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace normc {
+
+/// One kernel parameter, in order.
+struct KernelParam {
+  enum class Kind { Rows, RowStride, Features, Stats, RowCount, Cols };
+  Kind kind;
+  std::string name;        // "x", "x_stride", "gamma", "rows", "cols"
+  std::string elementType; // "bf16", "f16", "f32" (empty for integers)
+  bool written = false;
+
+  bool isBuffer() const {
+    return kind == Kind::Rows || kind == Kind::Features || kind == Kind::Stats;
+  }
+};
+
+/// Launch facts of one kernel.
+struct KernelLaunchInfo {
+  std::string name;
+  std::optional<int64_t> cols; // d when fixed at compile time
+  int64_t blockSize = 0;       // blockDim.x
+  int64_t rowsPerBlock = 0;
+  int64_t vectorWidth = 0;
+  /// Bytes per element of each row kept in dynamic shared memory.
+  std::vector<int64_t> sharedRowElementBytes;
+  std::vector<KernelParam> params;
+
+  /// gridDim.x that gives every row group its own block; any smaller grid
+  /// is also correct (blocks stride over row groups).
+  int64_t gridFor(int64_t rows) const {
+    return std::max<int64_t>(1, (rows + rowsPerBlock - 1) / rowsPerBlock);
+  }
+
+  /// Dynamic shared memory in bytes for hidden size d: one region per kept
+  /// row value, rows_per_block rows padded to whole vectors, 16-byte aligned.
+  int64_t dynamicSharedBytes(int64_t d) const {
+    int64_t pitch = (d + vectorWidth - 1) / vectorWidth * vectorWidth;
+    int64_t total = 0;
+    for (int64_t bytes : sharedRowElementBytes)
+      total += (rowsPerBlock * pitch * bytes + 15) / 16 * 16;
+    return total;
+  }
+};
+
+} // namespace normc
+
+#endif // NORMC_RUNTIME_KERNELINFO_H

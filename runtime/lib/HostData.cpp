@@ -1,0 +1,106 @@
+//===- HostData.cpp - Element conversions between doubles and storage -----===//
+//
+// Uses the CUDA toolkit's own bf16/f16 conversions (host code when
+// __CUDACC__ is not defined), so host and device round identically.
+//
+//===----------------------------------------------------------------------===//
+#include "normc/Runtime/HostData.h"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+using namespace normc;
+
+namespace {
+enum class Kind { F32, F64, F16, BF16 };
+
+Kind kindOf(std::string_view type) {
+  if (type == "f32")
+    return Kind::F32;
+  if (type == "f64")
+    return Kind::F64;
+  if (type == "f16")
+    return Kind::F16;
+  if (type == "bf16")
+    return Kind::BF16;
+  throw std::invalid_argument("unknown element type '" + std::string(type) +
+                              "'");
+}
+
+template <typename T> void store(unsigned char *out, T value) {
+  std::memcpy(out, &value, sizeof(T));
+}
+template <typename T> T load(const unsigned char *in) {
+  T value;
+  std::memcpy(&value, in, sizeof(T));
+  return value;
+}
+} // namespace
+
+size_t host::elementBytes(std::string_view type) {
+  switch (kindOf(type)) {
+  case Kind::F32:
+    return 4;
+  case Kind::F64:
+    return 8;
+  case Kind::F16:
+  case Kind::BF16:
+    return 2;
+  }
+  return 0;
+}
+
+std::vector<unsigned char> host::encode(std::string_view type,
+                                        const double *values, size_t count) {
+  Kind kind = kindOf(type);
+  size_t bytes = elementBytes(type);
+  std::vector<unsigned char> out(count * bytes);
+  for (size_t i = 0; i < count; ++i) {
+    unsigned char *at = out.data() + i * bytes;
+    switch (kind) {
+    case Kind::F32:
+      store(at, static_cast<float>(values[i]));
+      break;
+    case Kind::F64:
+      store(at, values[i]);
+      break;
+    case Kind::F16:
+      store(at, __double2half(values[i]));
+      break;
+    case Kind::BF16:
+      store(at, __double2bfloat16(values[i]));
+      break;
+    }
+  }
+  return out;
+}
+
+std::vector<double> host::decode(std::string_view type, const void *data,
+                                 size_t count) {
+  Kind kind = kindOf(type);
+  size_t bytes = elementBytes(type);
+  const auto *in = static_cast<const unsigned char *>(data);
+  std::vector<double> out(count);
+  for (size_t i = 0; i < count; ++i) {
+    const unsigned char *at = in + i * bytes;
+    switch (kind) {
+    case Kind::F32:
+      out[i] = load<float>(at);
+      break;
+    case Kind::F64:
+      out[i] = load<double>(at);
+      break;
+    case Kind::F16:
+      out[i] = __half2float(load<__half>(at));
+      break;
+    case Kind::BF16:
+      out[i] = __bfloat162float(load<__nv_bfloat16>(at));
+      break;
+    }
+  }
+  return out;
+}

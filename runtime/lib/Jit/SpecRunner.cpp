@@ -1,0 +1,119 @@
+//===- SpecRunner.cpp - Compile a spec and run it on host arrays ----------===//
+#include "normc/Runtime/SpecRunner.h"
+#include "normc/Frontend/SpecCompiler.h"
+#include "normc/Runtime/HostData.h"
+#include "normc/Runtime/KernelArgs.h"
+
+#include <cstring>
+#include <stdexcept>
+
+using namespace normc;
+
+namespace {
+
+/// A buffer whose data starts `misalign` elements after a 16-byte boundary.
+class HostBuffer {
+public:
+  HostBuffer(std::string type, size_t count, int misalign)
+      : type(std::move(type)), count(count),
+        offset(misalign * host::elementBytes(this->type)),
+        storage(count * host::elementBytes(this->type) + offset + 16) {}
+
+  HostBuffer(std::string type, const double *values, size_t count,
+             int misalign)
+      : HostBuffer(std::move(type), count, misalign) {
+    std::vector<unsigned char> bytes = host::encode(this->type, values, count);
+    std::memcpy(data(), bytes.data(), bytes.size());
+  }
+
+  void *data() {
+    auto base = reinterpret_cast<uintptr_t>(storage.data());
+    return reinterpret_cast<void *>((base + 15) / 16 * 16 + offset);
+  }
+  std::vector<double> values() { return host::decode(type, data(), count); }
+
+private:
+  std::string type;
+  size_t count, offset;
+  std::vector<unsigned char> storage;
+};
+
+std::string typeName(dsl::DType t) { return std::string(dsl::toString(t)); }
+
+} // namespace
+
+RunOutputs normc::runSpecOnCpu(const dsl::Spec &spec, const RunInputs &in,
+                               const RunOptions &options) {
+  std::string errors;
+  std::optional<EmittedKernel> kernel = emitSpecKernel(
+      spec, options.specialize ? std::optional<int64_t>(in.d) : std::nullopt,
+      options.schedule, errors);
+  if (!kernel)
+    throw std::runtime_error("cannot compile '" + spec.name.value +
+                             "':\n" + errors);
+  if (options.mutateSource)
+    kernel->source = options.mutateSource(kernel->source);
+  cpu::CpuModule module = cpu::CpuModule::compile(kernel->source,
+                                                  options.compile);
+  cpu::CpuKernel entry = module.kernel(kernel->info.name);
+
+  auto need = [&](const double *p, const char *what) {
+    if (!p)
+      throw std::runtime_error("spec '" + spec.name.value + "' needs " + what);
+    return p;
+  };
+  int misalign = options.misalignElements;
+  size_t rows = static_cast<size_t>(in.rows), d = static_cast<size_t>(in.d);
+  int64_t xStride = in.xStride ? in.xStride : in.d;
+  int64_t residualStride = in.residualStride ? in.residualStride : in.d;
+  std::string input = typeName(spec.input.value),
+              output = typeName(spec.output.value),
+              params = typeName(spec.params.value);
+
+  std::map<std::string, HostBuffer> buffers;
+  auto add = [&](const std::string &name, HostBuffer buffer) {
+    buffers.emplace(name, std::move(buffer));
+  };
+  add("x", HostBuffer(input, need(in.x, "x"), rows * xStride, misalign));
+  if (spec.residualAdd.value) {
+    add("residual", HostBuffer(input, need(in.residual, "a residual"),
+                               rows * residualStride, misalign));
+    add("residual_out", HostBuffer(input, rows * d, misalign));
+  }
+  if (spec.gain.value)
+    add("gamma", HostBuffer(params, need(in.gamma, "gamma"), d, misalign));
+  if (spec.bias.value)
+    add("beta", HostBuffer(params, need(in.beta, "beta"), d, misalign));
+  add("y", HostBuffer(output, rows * d, misalign));
+  if (spec.saveStats.value) {
+    if (spec.center.value)
+      add("mean", HostBuffer("f32", rows, 0));
+    if (spec.scale.value)
+      add("rstd", HostBuffer("f32", rows, 0));
+  }
+
+  KernelArgs args;
+  args.rows = in.rows;
+  args.cols = in.d;
+  for (auto &[name, buffer] : buffers)
+    args.buffers[name] = buffer.data();
+  args.strides["x"] = xStride;
+  args.strides["residual"] = residualStride;
+  PackedArgs packed(kernel->info, args);
+  cpu::launch(entry, cpu::Dim3{static_cast<unsigned>(
+                                   kernel->info.gridFor(in.rows)),
+                               1, 1},
+              cpu::Dim3{static_cast<unsigned>(kernel->info.blockSize), 1, 1},
+              kernel->info.dynamicSharedBytes(in.d), packed.data(),
+              options.launch);
+
+  RunOutputs out;
+  out.y = buffers.at("y").values();
+  if (buffers.count("residual_out"))
+    out.residualOut = buffers.at("residual_out").values();
+  if (buffers.count("mean"))
+    out.mean = buffers.at("mean").values();
+  if (buffers.count("rstd"))
+    out.rstd = buffers.at("rstd").values();
+  return out;
+}

@@ -1,0 +1,55 @@
+//===- KernelArgs.cpp - Pack a kernel's arguments cuLaunchKernel-style ----===//
+#include "normc/Runtime/KernelArgs.h"
+
+#include <cstring>
+#include <stdexcept>
+
+using namespace normc;
+
+PackedArgs::PackedArgs(const KernelLaunchInfo &info, const KernelArgs &args)
+    : slots(info.params.size()), pointers(info.params.size()) {
+  if (info.cols && *info.cols != args.cols)
+    throw std::invalid_argument("kernel '" + info.name +
+                                "' is specialized for d = " +
+                                std::to_string(*info.cols) + ", got d = " +
+                                std::to_string(args.cols));
+  if (args.rows < 0 || args.cols < 1 || args.cols > INT32_MAX)
+    throw std::invalid_argument("invalid shape [" + std::to_string(args.rows) +
+                                ", " + std::to_string(args.cols) + "]");
+  for (size_t i = 0; i < info.params.size(); ++i) {
+    const KernelParam &param = info.params[i];
+    uint64_t &slot = slots[i];
+    pointers[i] = &slot;
+    switch (param.kind) {
+    case KernelParam::Kind::Rows:
+    case KernelParam::Kind::Features:
+    case KernelParam::Kind::Stats: {
+      auto it = args.buffers.find(param.name);
+      if (it == args.buffers.end() || !it->second)
+        throw std::invalid_argument("kernel '" + info.name +
+                                    "' needs buffer '" + param.name + "'");
+      std::memcpy(&slot, &it->second, sizeof(void *));
+      break;
+    }
+    case KernelParam::Kind::RowStride: {
+      std::string buffer = param.name.substr(0, param.name.size() - 7);
+      auto it = args.strides.find(buffer);
+      int64_t stride = it == args.strides.end() ? args.cols : it->second;
+      if (stride < args.cols)
+        throw std::invalid_argument("row stride of '" + buffer + "' (" +
+                                    std::to_string(stride) +
+                                    ") is smaller than d");
+      std::memcpy(&slot, &stride, sizeof(stride));
+      break;
+    }
+    case KernelParam::Kind::RowCount:
+      std::memcpy(&slot, &args.rows, sizeof(args.rows));
+      break;
+    case KernelParam::Kind::Cols: {
+      int32_t cols = static_cast<int32_t>(args.cols);
+      std::memcpy(&slot, &cols, sizeof(cols));
+      break;
+    }
+    }
+  }
+}

@@ -1,0 +1,448 @@
+//===- Npy.cpp - Read and write NumPy .npy files --------------------------===//
+//
+// The format (numpy.lib.format): the magic "\x93NUMPY", a major and minor
+// version byte, the header length (2 bytes little-endian in version 1.0, 4 in
+// 2.0 and 3.0), a header that is a Python dict literal such as
+//   {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
+// and then the raw elements. The header is parsed as a small subset of
+// Python literals, with nesting bounded, so no file can crash the reader.
+//
+//===----------------------------------------------------------------------===//
+#include "normc/Runtime/Npy.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string_view>
+
+namespace normc::npy {
+namespace {
+
+constexpr std::string_view kMagic = "\x93NUMPY";
+
+//===----------------------------------------------------------------------===//
+// The header: a Python dict literal
+//===----------------------------------------------------------------------===//
+
+/// A Python literal of the kinds .npy headers use.
+struct Literal {
+  enum Kind { String, Bool, None, Int, Tuple, List } kind = None;
+  std::string text;
+  bool flag = false;
+  int64_t integer = 0;
+  std::vector<Literal> items;
+};
+
+/// Why a header could not be parsed; becomes "PATH: malformed header: WHY".
+struct MalformedHeader {
+  std::string why;
+};
+
+class HeaderParser {
+public:
+  explicit HeaderParser(std::string_view text) : text(text) {}
+
+  /// Parses `{key: value, ...}` followed only by whitespace.
+  std::map<std::string, Literal> parseDict() {
+    std::map<std::string, Literal> dict;
+    expect('{');
+    // A trailing comma before '}' is allowed, as in Python.
+    while (!consume('}')) {
+      Literal key = parseValue(0);
+      if (key.kind != Literal::String)
+        throw MalformedHeader{"dictionary keys must be strings"};
+      expect(':');
+      Literal value = parseValue(0);
+      if (!dict.emplace(key.text, std::move(value)).second)
+        throw MalformedHeader{"duplicate key '" + key.text + "'"};
+      if (!commaOrClose('}'))
+        break;
+    }
+    skipSpace();
+    if (pos != text.size())
+      throw MalformedHeader{"unexpected text after the dictionary"};
+    return dict;
+  }
+
+private:
+  static constexpr int kMaxDepth = 16;
+
+  void skipSpace() {
+    while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t' ||
+                                 text[pos] == '\r' || text[pos] == '\n'))
+      ++pos;
+  }
+
+  bool consume(char c) {
+    skipSpace();
+    if (pos < text.size() && text[pos] == c) {
+      ++pos;
+      return true;
+    }
+    return false;
+  }
+
+  void expect(char c) {
+    if (!consume(c))
+      throw MalformedHeader{std::string("expected '") + c + "' at offset " +
+                            std::to_string(pos)};
+  }
+
+  /// After an item of a dict or a sequence: true for ',' (more may follow),
+  /// false for `close`.
+  bool commaOrClose(char close) {
+    if (consume(','))
+      return true;
+    if (consume(close))
+      return false;
+    throw MalformedHeader{std::string("expected ',' or '") + close +
+                          "' at offset " + std::to_string(pos)};
+  }
+
+  Literal parseValue(int depth) {
+    if (depth > kMaxDepth)
+      throw MalformedHeader{"values nested too deeply"};
+    skipSpace();
+    if (pos == text.size())
+      throw MalformedHeader{"unexpected end of the header"};
+    char c = text[pos];
+    if (c == '\'' || c == '"')
+      return parseString(c);
+    if (c == '(' || c == '[')
+      return parseSequence(depth);
+    if (c == '-' || c == '+' || (c >= '0' && c <= '9'))
+      return parseInteger();
+    return parseName();
+  }
+
+  Literal parseString(char quote) {
+    Literal lit;
+    lit.kind = Literal::String;
+    ++pos;
+    while (pos < text.size() && text[pos] != quote) {
+      // An escape keeps the next character as it is; headers of the dtypes
+      // read here never need more.
+      if (text[pos] == '\\' && pos + 1 < text.size())
+        ++pos;
+      lit.text += text[pos++];
+    }
+    if (pos == text.size())
+      throw MalformedHeader{"unterminated string"};
+    ++pos;
+    return lit;
+  }
+
+  /// A tuple or list. As in Python, "(3)" is the integer 3, not a tuple.
+  Literal parseSequence(int depth) {
+    char close = text[pos] == '(' ? ')' : ']';
+    Literal lit;
+    lit.kind = close == ')' ? Literal::Tuple : Literal::List;
+    ++pos;
+    bool sawComma = false;
+    while (!consume(close)) {
+      lit.items.push_back(parseValue(depth + 1));
+      if (!commaOrClose(close))
+        break;
+      sawComma = true;
+    }
+    if (lit.kind == Literal::Tuple && lit.items.size() == 1 && !sawComma)
+      return std::move(lit.items.front());
+    return lit;
+  }
+
+  /// A decimal integer; Python 2 wrote shapes such as (3L, 4L).
+  Literal parseInteger() {
+    Literal lit;
+    lit.kind = Literal::Int;
+    bool negative = text[pos] == '-';
+    if (text[pos] == '-' || text[pos] == '+')
+      ++pos;
+    size_t start = pos;
+    uint64_t magnitude = 0;
+    const uint64_t max = std::numeric_limits<int64_t>::max();
+    for (; pos < text.size() && text[pos] >= '0' && text[pos] <= '9'; ++pos) {
+      auto digit = static_cast<uint64_t>(text[pos] - '0');
+      if (magnitude > (max - digit) / 10)
+        throw MalformedHeader{"integer too large"};
+      magnitude = magnitude * 10 + digit;
+    }
+    if (pos == start)
+      throw MalformedHeader{"expected a digit at offset " +
+                            std::to_string(pos)};
+    if (pos < text.size() && (text[pos] == 'L' || text[pos] == 'l'))
+      ++pos;
+    lit.integer = static_cast<int64_t>(magnitude) * (negative ? -1 : 1);
+    return lit;
+  }
+
+  Literal parseName() {
+    size_t start = pos;
+    while (pos < text.size() &&
+           (std::isalnum(static_cast<unsigned char>(text[pos])) ||
+            text[pos] == '_'))
+      ++pos;
+    std::string_view name = text.substr(start, pos - start);
+    Literal lit;
+    if (name == "True" || name == "False") {
+      lit.kind = Literal::Bool;
+      lit.flag = name == "True";
+    } else if (name != "None") {
+      throw MalformedHeader{"unexpected character at offset " +
+                            std::to_string(start)};
+    }
+    return lit;
+  }
+
+  std::string_view text;
+  size_t pos = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// Elements
+//===----------------------------------------------------------------------===//
+
+struct ElementType {
+  const char *name; // "float32", ...
+  size_t size;
+};
+
+/// The element type a descr names, when it is one read here: 'f2', 'f4' or
+/// 'f8', little-endian ('<'), or with '|', '=' or no byte order.
+std::optional<ElementType> elementType(const std::string &descr) {
+  std::string_view code = descr;
+  if (!code.empty() &&
+      (code.front() == '<' || code.front() == '|' || code.front() == '='))
+    code.remove_prefix(1);
+  if (code == "f2")
+    return ElementType{"float16", 2};
+  if (code == "f4")
+    return ElementType{"float32", 4};
+  if (code == "f8")
+    return ElementType{"float64", 8};
+  return std::nullopt;
+}
+
+uint64_t loadLittleEndian(const unsigned char *p, size_t size) {
+  uint64_t v = 0;
+  for (size_t i = size; i-- > 0;)
+    v = (v << 8) | p[i];
+  return v;
+}
+
+/// IEEE binary16 to double; every half is exactly a double.
+double halfToDouble(uint16_t bits) {
+  int exponent = (bits >> 10) & 0x1f;
+  int fraction = bits & 0x3ff;
+  double magnitude;
+  if (exponent == 0x1f)
+    magnitude = fraction ? std::numeric_limits<double>::quiet_NaN() : INFINITY;
+  else if (exponent == 0)
+    magnitude = std::ldexp(fraction, -24); // subnormal: fraction * 2^-24
+  else
+    magnitude = std::ldexp(fraction | 0x400, exponent - 25);
+  return (bits & 0x8000) ? -magnitude : magnitude;
+}
+
+double decode(const unsigned char *p, size_t size) {
+  uint64_t bits = loadLittleEndian(p, size);
+  if (size == 2)
+    return halfToDouble(static_cast<uint16_t>(bits));
+  if (size == 4) {
+    auto narrow = static_cast<uint32_t>(bits);
+    float f;
+    std::memcpy(&f, &narrow, sizeof f);
+    return f;
+  }
+  double d;
+  std::memcpy(&d, &bits, sizeof d);
+  return d;
+}
+
+//===----------------------------------------------------------------------===//
+// Reading
+//===----------------------------------------------------------------------===//
+
+[[noreturn]] void fail(const std::string &path, const std::string &message) {
+  throw NpyError(path + ": " + message);
+}
+
+/// Python's repr of a shape tuple: (), (5,), (2, 3).
+std::string formatShape(const std::vector<int64_t> &shape) {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+std::string readFile(const std::string &path) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE *)> file(
+      std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file)
+    fail(path, std::string("cannot read file: ") + std::strerror(errno));
+  std::string bytes;
+  char chunk[1 << 16];
+  size_t n;
+  while ((n = std::fread(chunk, 1, sizeof chunk, file.get())) > 0)
+    bytes.append(chunk, n);
+  if (std::ferror(file.get()))
+    fail(path, std::string("cannot read file: ") + std::strerror(errno));
+  return bytes;
+}
+
+/// The header dict's text, after checking the magic and the version.
+std::string_view headerText(const std::string &path, std::string_view bytes,
+                            size_t &dataOffset) {
+  if (bytes.substr(0, kMagic.size()) != kMagic)
+    fail(path, "not a .npy file");
+  if (bytes.size() < kMagic.size() + 2)
+    fail(path, "truncated: the file ends inside the header");
+  int major = static_cast<unsigned char>(bytes[6]);
+  int minor = static_cast<unsigned char>(bytes[7]);
+  if ((major != 1 && major != 2 && major != 3) || minor != 0)
+    fail(path, "unsupported .npy format version " + std::to_string(major) +
+                   "." + std::to_string(minor) + "; expected 1.0, 2.0 or 3.0");
+  size_t lengthSize = major == 1 ? 2 : 4;
+  size_t start = 8 + lengthSize;
+  if (bytes.size() < start)
+    fail(path, "truncated: the file ends inside the header");
+  uint64_t length = loadLittleEndian(
+      reinterpret_cast<const unsigned char *>(bytes.data()) + 8, lengthSize);
+  if (length > bytes.size() - start)
+    fail(path, "truncated: expected a header of " + std::to_string(length) +
+                   " bytes, found " + std::to_string(bytes.size() - start));
+  dataOffset = start + length;
+  return bytes.substr(start, length);
+}
+
+/// The shape from the header, checked to be non-negative integers.
+std::vector<int64_t> shapeOf(const std::string &path, const Literal &lit) {
+  std::vector<int64_t> shape;
+  bool ok = lit.kind == Literal::Tuple;
+  for (const Literal &item : lit.items) {
+    ok = ok && item.kind == Literal::Int && item.integer >= 0;
+    shape.push_back(item.integer);
+  }
+  if (!ok)
+    fail(path, "malformed header: 'shape' must be a tuple of non-negative "
+               "integers");
+  return shape;
+}
+
+/// Number of elements, or -1 when their bytes would not fit in int64_t.
+int64_t elementCount(const std::vector<int64_t> &shape, size_t elementSize) {
+  for (int64_t dim : shape)
+    if (dim == 0)
+      return 0;
+  int64_t limit =
+      std::numeric_limits<int64_t>::max() / static_cast<int64_t>(elementSize);
+  int64_t count = 1;
+  for (int64_t dim : shape) {
+    if (count > limit / dim)
+      return -1;
+    count *= dim;
+  }
+  return count;
+}
+
+} // namespace
+
+Array read(const std::string &path) {
+  std::string bytes = readFile(path);
+  size_t dataOffset = 0;
+  std::string_view header = headerText(path, bytes, dataOffset);
+
+  std::map<std::string, Literal> dict;
+  try {
+    dict = HeaderParser(header).parseDict();
+  } catch (const MalformedHeader &e) {
+    fail(path, "malformed header: " + e.why);
+  }
+  for (const char *key : {"descr", "fortran_order", "shape"})
+    if (!dict.count(key))
+      fail(path, std::string("malformed header: missing key '") + key + "'");
+  if (dict.size() != 3)
+    fail(path, "malformed header: expected only the keys 'descr', "
+               "'fortran_order' and 'shape'");
+
+  const Literal &descr = dict["descr"];
+  if (descr.kind != Literal::String && descr.kind != Literal::List)
+    fail(path, "malformed header: 'descr' must be a string");
+  std::optional<ElementType> type;
+  if (descr.kind == Literal::String)
+    type = elementType(descr.text);
+  if (!type)
+    fail(path, "unsupported dtype " +
+                   (descr.kind == Literal::String ? "'" + descr.text + "'"
+                                                  : "(a structured dtype)") +
+                   "; expected float32, float64 or float16");
+
+  const Literal &fortran = dict["fortran_order"];
+  if (fortran.kind != Literal::Bool)
+    fail(path, "malformed header: 'fortran_order' must be True or False");
+  if (fortran.flag)
+    fail(path, "Fortran-order arrays are not supported; save a C-order array "
+               "(numpy.ascontiguousarray)");
+
+  Array array;
+  array.shape = shapeOf(path, dict["shape"]);
+  array.dtype = type->name;
+  int64_t count = elementCount(array.shape, type->size);
+  if (count < 0)
+    fail(path, "shape " + formatShape(array.shape) + " is too large");
+  uint64_t expected = static_cast<uint64_t>(count) * type->size;
+  uint64_t found = bytes.size() - dataOffset;
+  if (found != expected)
+    fail(path, std::string(found < expected ? "truncated: " : "") +
+                   "expected " + std::to_string(expected) +
+                   " bytes of data, found " + std::to_string(found));
+
+  array.data.resize(count);
+  auto *p = reinterpret_cast<const unsigned char *>(bytes.data()) + dataOffset;
+  for (int64_t i = 0; i < count; ++i)
+    array.data[i] = decode(p + i * type->size, type->size);
+  return array;
+}
+
+std::string encodeFloat32(const std::vector<int64_t> &shape,
+                          const float *data) {
+  int64_t count = 1;
+  for (int64_t dim : shape) {
+    if (dim < 0)
+      throw NpyError("encodeFloat32: negative dimension in shape " +
+                     formatShape(shape));
+    count *= dim;
+  }
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " +
+                       formatShape(shape) + ", }";
+  // Magic, version, length, header and the final newline fill a multiple of
+  // 64 bytes, so the data is aligned.
+  size_t unpadded = kMagic.size() + 2 + 2 + header.size() + 1;
+  header.append((64 - unpadded % 64) % 64, ' ');
+  header += '\n';
+  if (header.size() > 0xffff)
+    throw NpyError("encodeFloat32: shape " + formatShape(shape) +
+                   " does not fit a version 1.0 header");
+
+  std::string bytes(kMagic);
+  bytes += '\x01';
+  bytes += '\x00';
+  bytes += static_cast<char>(header.size() & 0xff);
+  bytes += static_cast<char>(header.size() >> 8);
+  bytes += header;
+  bytes.reserve(bytes.size() + count * 4);
+  for (int64_t i = 0; i < count; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &data[i], sizeof bits);
+    for (int b = 0; b < 4; ++b)
+      bytes += static_cast<char>((bits >> (8 * b)) & 0xff);
+  }
+  return bytes;
+}
+
+} // namespace normc::npy

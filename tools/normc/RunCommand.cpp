@@ -1,0 +1,255 @@
+//===- RunCommand.cpp - normc run -----------------------------------------===//
+#include "CommandLine.h"
+#include "Commands.h"
+#include "OutputFile.h"
+#include "SpecInput.h"
+
+#include "normc/Reference/Reference.h"
+#include "normc/Runtime/Npy.h"
+#include "normc/Runtime/SpecRunner.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cmath>
+
+using namespace normc;
+using namespace normc::tool;
+
+static const char kRunUsage[] = R"(usage: normc run SPEC.toml --x X.npy [--residual R.npy] [--gamma G.npy]
+                 [--beta B.npy] --out DIR [--device=auto|cpu|cuda]
+
+Runs the spec's generated kernel on x [rows, d] (and the residual [rows, d],
+gamma [d], beta [d] the spec asks for). Inputs are float32, float64 or
+float16 .npy files, rounded to the spec's types. Writes float32 .npy files
+into DIR: y.npy, and where the spec asks, residual_out.npy, mean.npy,
+rstd.npy. Nothing is written when anything fails.
+
+options:
+  --device=WHERE   auto (default: a CUDA GPU when present, else the CPU),
+                   cpu, or cuda
+  --check          also evaluate the spec in float64 and print the worst
+                   error of each output as a fraction of the promised bound
+)";
+
+namespace {
+struct Loaded {
+  npy::Array x, residual, gamma, beta;
+};
+
+/// "[3, 4096]"
+std::string shapeText(const std::vector<int64_t> &shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+bool checkShape(const std::string &path, const npy::Array &array,
+                const std::vector<int64_t> &expected, const char *what) {
+  if (array.shape == expected)
+    return true;
+  llvm::errs() << path << ": error: " << what << " must have shape "
+               << shapeText(expected) << ", got " << shapeText(array.shape)
+               << "\n";
+  return false;
+}
+
+/// Worst |y - ref| / bound over an output; prints it.
+void report(const char *name, const std::vector<double> &got,
+            const std::vector<double> &ref, dsl::DType type) {
+  double worst = 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    worst = std::max(worst, reference::errorFraction(got[i], ref[i], type));
+  llvm::errs() << llvm::format("  %-13s worst error %.3g of the bound\n", name,
+                               worst);
+}
+} // namespace
+
+int normc::tool::runRun(int argc, char **argv) {
+  std::optional<ParsedArgs> args =
+      parseArgs(argc, argv, 0,
+                {"--x", "--residual", "--gamma", "--beta", "--out", "--device"},
+                {"--help", "--check"});
+  if (!args)
+    return kExitUsage;
+  if (args->has("--help")) {
+    llvm::outs() << kRunUsage;
+    return 0;
+  }
+  if (args->positional.size() != 1) {
+    usageError("run takes exactly one spec file");
+    return kExitUsage;
+  }
+  std::string device = args->get("--device").value_or("auto");
+  if (device != "auto" && device != "cpu" && device != "cuda") {
+    usageError("unknown device '" + device + "'; expected auto, cpu or cuda");
+    return kExitUsage;
+  }
+  std::optional<std::string> xPath = args->get("--x"), out = args->get("--out");
+  if (!xPath || !out) {
+    usageError(std::string("run needs ") + (xPath ? "--out DIR" : "--x X.npy"));
+    return kExitUsage;
+  }
+  std::optional<dsl::Spec> spec = readSpec(args->positional[0]);
+  if (!spec)
+    return kExitError;
+
+  // Which inputs the spec reads, and which it was given.
+  struct InputFlag {
+    const char *flag;
+    bool needed;
+    const char *why;
+  };
+  const InputFlag flags[] = {
+      {"--residual", spec->residualAdd.value, "residual_add = true"},
+      {"--gamma", spec->gain.value, "gain = true"},
+      {"--beta", spec->bias.value, "bias = true"}};
+  for (const InputFlag &f : flags) {
+    if (f.needed && !args->has(f.flag)) {
+      usageError(std::string("the spec has ") + f.why + "; pass " + f.flag +
+                 " FILE.npy");
+      return kExitUsage;
+    }
+    if (!f.needed && args->has(f.flag)) {
+      usageError(std::string("the spec does not read ") + (f.flag + 2) +
+                 "; drop " + f.flag);
+      return kExitUsage;
+    }
+  }
+
+  Loaded in;
+  try {
+    in.x = npy::read(*xPath);
+    if (in.x.shape.size() != 2) {
+      llvm::errs() << *xPath << ": error: x must have shape [rows, d], got "
+                   << shapeText(in.x.shape) << "\n";
+      return kExitError;
+    }
+    if (spec->residualAdd.value)
+      in.residual = npy::read(*args->get("--residual"));
+    if (spec->gain.value)
+      in.gamma = npy::read(*args->get("--gamma"));
+    if (spec->bias.value)
+      in.beta = npy::read(*args->get("--beta"));
+  } catch (const npy::NpyError &error) {
+    llvm::errs() << error.what() << "\n";
+    return kExitError;
+  }
+  int64_t rows = in.x.shape[0], d = in.x.shape[1];
+  if (d < 1) {
+    llvm::errs() << *xPath << ": error: x needs at least one feature, got "
+                 << shapeText(in.x.shape) << "\n";
+    return kExitError;
+  }
+  if ((spec->residualAdd.value &&
+       !checkShape(*args->get("--residual"), in.residual, {rows, d},
+                   "the residual")) ||
+      (spec->gain.value &&
+       !checkShape(*args->get("--gamma"), in.gamma, {d}, "gamma")) ||
+      (spec->bias.value &&
+       !checkShape(*args->get("--beta"), in.beta, {d}, "beta")))
+    return kExitError;
+
+  if (device == "cuda") {
+    llvm::errs() << "normc: error: --device=cuda: this build of normc runs "
+                    "kernels on the CPU only; use --device=cpu\n";
+    return kExitError;
+  }
+
+  RunInputs inputs;
+  inputs.rows = rows;
+  inputs.d = d;
+  inputs.x = in.x.data.data();
+  inputs.residual = spec->residualAdd.value ? in.residual.data.data() : nullptr;
+  inputs.gamma = spec->gain.value ? in.gamma.data.data() : nullptr;
+  inputs.beta = spec->bias.value ? in.beta.data.data() : nullptr;
+  RunOutputs result;
+  auto start = std::chrono::steady_clock::now();
+  try {
+    result = runSpecOnCpu(*spec, inputs);
+  } catch (const std::exception &error) {
+    llvm::errs() << args->positional[0] << ": error: " << error.what()
+                 << "\n";
+    return kExitError;
+  }
+  double ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+
+  // Encode every output first; write only when all are ready.
+  std::vector<std::pair<std::string, std::string>> files;
+  auto addFile = [&](const char *name, const std::vector<double> &values,
+                     std::vector<int64_t> shape) {
+    std::vector<float> data(values.begin(), values.end());
+    files.emplace_back(name, npy::encodeFloat32(shape, data.data()));
+  };
+  addFile("y.npy", result.y, {rows, d});
+  if (spec->residualAdd.value)
+    addFile("residual_out.npy", result.residualOut, {rows, d});
+  if (!result.mean.empty() || (spec->saveStats.value && spec->center.value))
+    addFile("mean.npy", result.mean, {rows});
+  if (!result.rstd.empty() || (spec->saveStats.value && spec->scale.value))
+    addFile("rstd.npy", result.rstd, {rows});
+  if (std::error_code ec = llvm::sys::fs::create_directories(*out)) {
+    llvm::errs() << "normc: error: cannot create '" << *out
+                 << "': " << ec.message() << "\n";
+    return kExitError;
+  }
+  for (auto &[name, bytes] : files) {
+    llvm::SmallString<256> path(*out);
+    llvm::sys::path::append(path, name);
+    if (std::string error = writeFileAtomically(path.str().str(), bytes);
+        !error.empty()) {
+      llvm::errs() << "normc: error: " << error << "\n";
+      return kExitError;
+    }
+  }
+  llvm::errs() << llvm::format("normc: ran %s on the cpu: %lld rows x %lld "
+                               "in %.1f ms (compile included); wrote %zu "
+                               "file(s) to %s\n",
+                               spec->name.value.c_str(), (long long)rows,
+                               (long long)d, ms, files.size(), out->c_str());
+
+  if (args->has("--check")) {
+    reference::Inputs refIn;
+    refIn.x = inputs.x;
+    refIn.residual = inputs.residual;
+    refIn.gamma = inputs.gamma;
+    refIn.beta = inputs.beta;
+    refIn.rows = rows;
+    refIn.d = d;
+    refIn.xStride = refIn.residualStride = d;
+    // The reference sees the inputs rounded to the spec's types, as the
+    // kernel does.
+    std::vector<double> x = in.x.data, residual = in.residual.data,
+                        gamma = in.gamma.data, beta = in.beta.data;
+    for (double &v : x)
+      v = reference::roundTo(spec->input.value, v);
+    for (double &v : residual)
+      v = reference::roundTo(spec->input.value, v);
+    for (double &v : gamma)
+      v = reference::roundTo(spec->params.value, v);
+    for (double &v : beta)
+      v = reference::roundTo(spec->params.value, v);
+    refIn.x = x.data();
+    refIn.residual = inputs.residual ? residual.data() : nullptr;
+    refIn.gamma = inputs.gamma ? gamma.data() : nullptr;
+    refIn.beta = inputs.beta ? beta.data() : nullptr;
+    reference::Outputs ref = reference::evaluate(*spec, refIn);
+    llvm::errs() << "normc: against the float64 reference (<= 1 keeps the "
+                    "promise):\n";
+    report("y", result.y, ref.y, spec->output.value);
+    if (spec->residualAdd.value)
+      report("residual_out", result.residualOut, ref.residualOut,
+             spec->input.value);
+    if (!ref.mean.empty())
+      report("mean", result.mean, ref.mean, dsl::DType::F32);
+    if (!ref.rstd.empty())
+      report("rstd", result.rstd, ref.rstd, dsl::DType::F32);
+  }
+  return 0;
+}
