@@ -39,6 +39,24 @@ struct Literal {
   std::vector<Literal> items;
 };
 
+/// `text` in single quotes for a message, with bytes that are not printable
+/// ASCII written as \xNN so a corrupt file cannot garble the terminal.
+std::string quoted(std::string_view text) {
+  static const char digits[] = "0123456789abcdef";
+  std::string out = "'";
+  for (char c : text) {
+    auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out += c;
+    } else {
+      out += "\\x";
+      out += digits[byte >> 4];
+      out += digits[byte & 0xf];
+    }
+  }
+  return out + "'";
+}
+
 /// Why a header could not be parsed; becomes "PATH: malformed header: WHY".
 struct MalformedHeader {
   std::string why;
@@ -60,7 +78,7 @@ public:
       expect(':');
       Literal value = parseValue(0);
       if (!dict.emplace(key.text, std::move(value)).second)
-        throw MalformedHeader{"duplicate key '" + key.text + "'"};
+        throw MalformedHeader{"duplicate key " + quoted(key.text)};
       if (!commaOrClose('}'))
         break;
     }
@@ -378,7 +396,7 @@ Array read(const std::string &path) {
     type = elementType(descr.text);
   if (!type)
     fail(path, "unsupported dtype " +
-                   (descr.kind == Literal::String ? "'" + descr.text + "'"
+                   (descr.kind == Literal::String ? quoted(descr.text)
                                                   : "(a structured dtype)") +
                    "; expected float32, float64 or float16");
 

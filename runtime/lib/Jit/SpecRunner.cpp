@@ -57,8 +57,9 @@ RunOutputs normc::runSpecOnCpu(const dsl::Spec &spec, const RunInputs &in,
                                                   options.compile);
   cpu::CpuKernel entry = module.kernel(kernel->info.name);
 
-  auto need = [&](const double *p, const char *what) {
-    if (!p)
+  // An empty array may come without data.
+  auto need = [&](const double *p, const char *what, size_t count) {
+    if (!p && count)
       throw std::runtime_error("spec '" + spec.name.value + "' needs " + what);
     return p;
   };
@@ -74,16 +75,18 @@ RunOutputs normc::runSpecOnCpu(const dsl::Spec &spec, const RunInputs &in,
   auto add = [&](const std::string &name, HostBuffer buffer) {
     buffers.emplace(name, std::move(buffer));
   };
-  add("x", HostBuffer(input, need(in.x, "x"), rows * xStride, misalign));
+  add("x", HostBuffer(input, need(in.x, "x", rows * xStride), rows * xStride,
+                         misalign));
   if (spec.residualAdd.value) {
-    add("residual", HostBuffer(input, need(in.residual, "a residual"),
-                               rows * residualStride, misalign));
+    add("residual", HostBuffer(input,
+                       need(in.residual, "a residual", rows * residualStride),
+                       rows * residualStride, misalign));
     add("residual_out", HostBuffer(input, rows * d, misalign));
   }
   if (spec.gain.value)
-    add("gamma", HostBuffer(params, need(in.gamma, "gamma"), d, misalign));
+    add("gamma", HostBuffer(params, need(in.gamma, "gamma", d), d, misalign));
   if (spec.bias.value)
-    add("beta", HostBuffer(params, need(in.beta, "beta"), d, misalign));
+    add("beta", HostBuffer(params, need(in.beta, "beta", d), d, misalign));
   add("y", HostBuffer(output, rows * d, misalign));
   if (spec.saveStats.value) {
     if (spec.center.value)

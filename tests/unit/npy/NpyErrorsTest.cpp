@@ -37,6 +37,13 @@ TEST_F(NpyTest, UnsupportedDtypes) {
         "DIR/x.npy: unsupported dtype '" + std::string(descr) +
             "'; expected float32, float64 or float16")
         << descr;
+  EXPECT_EQ(
+      readError(write("x.npy", npyFile(header("\x93"
+                                              "f\n4",
+                                              "(2,)"),
+                                       kFloats))),
+      "DIR/x.npy: unsupported dtype '\\x93f\\x0a4'; expected float32, float64 "
+      "or float16");
   std::string structured = "{'descr': [('a', '<f4')], 'fortran_order': False, "
                            "'shape': (2,), }\n";
   EXPECT_EQ(readError(write("x.npy", npyFile(structured, kFloats))),

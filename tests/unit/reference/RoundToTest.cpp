@@ -55,7 +55,7 @@ void checkAllPatterns(DType type, double (*value)(uint16_t),
   // the one with an even last bit, and anything off the midpoint goes to the
   // nearer one.
   for (uint32_t bits = 0; bits < maxFinite; ++bits) {
-    for (uint16_t sign : {0x0000, 0x8000}) {
+    for (uint32_t sign : {0x0000u, 0x8000u}) {
       double a = value(static_cast<uint16_t>(bits | sign));
       double b = value(static_cast<uint16_t>((bits + 1) | sign));
       double mid = (a + b) / 2; // exact in double
@@ -78,7 +78,8 @@ TEST(ReferenceRoundTo, EveryF16PatternAndMidpoint) {
 
 TEST(ReferenceRoundTo, Bf16AndF16ValuesAreF32Values) {
   for (uint32_t bits = 0; bits <= 0xffff; ++bits) {
-    for (double v : {bf16Value(bits), f16Value(bits)}) {
+    auto pattern = static_cast<uint16_t>(bits);
+    for (double v : {bf16Value(pattern), f16Value(pattern)}) {
       if (std::isnan(v))
         continue;
       ASSERT_EQ(roundTo(DType::F32, v), v) << std::hex << bits;

@@ -1,0 +1,101 @@
+//===- EdgeCaseTest.cpp - NaN rows, f16 overflow, strides, misalignment ---===//
+#include "NumericsUtil.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace normc;
+using namespace normc::test;
+
+namespace {
+
+RunOptions defaults(bool specialize = true) {
+  RunOptions options;
+  options.specialize = specialize;
+  options.compile = kernelCompileOptions();
+  return options;
+}
+
+TEST(EdgeCases, NaNStaysInItsRow) {
+  for (const char *name : {"layernorm", "llama_rmsnorm", "fused_add_rmsnorm"}) {
+    dsl::Spec spec = loadShippedSpec(name);
+    CaseData data = makeCase(spec, 3, 4097, 7);
+    data.x[data.xStride + 10] = std::numeric_limits<double>::quiet_NaN();
+    RunOutputs out;
+    Grade grade = runAndGrade(spec, data, defaults(), &out);
+    // The reference propagates the NaN the same way; every other row is
+    // untouched.
+    EXPECT_LE(grade.worst(), 1.0) << name << ": " << grade.str();
+    for (int64_t i = 0; i < data.d; ++i) {
+      EXPECT_TRUE(std::isfinite(out.y[i])) << name;
+      EXPECT_TRUE(std::isfinite(out.y[2 * data.d + i])) << name;
+      EXPECT_TRUE(std::isnan(out.y[data.d + i])) << name;
+    }
+  }
+}
+
+TEST(EdgeCases, F16NearMaxDoesNotOverflowTheStatistics) {
+  for (const char *name : {"layernorm", "llama_rmsnorm"}) {
+    dsl::Spec spec = loadShippedSpec(name);
+    spec.input.value = dsl::DType::F16;
+    spec.output.value = dsl::DType::F16;
+    CaseData data = makeCase(spec, 2, 1000, 11);
+    for (double &v : data.x)
+      v = v < 0 ? -65504.0 : 60000.0;
+    RunOutputs out;
+    Grade grade = runAndGrade(spec, data, defaults(), &out);
+    EXPECT_LE(grade.worst(), 1.0) << name << ": " << grade.str();
+    for (double y : out.y)
+      ASSERT_TRUE(std::isfinite(y)) << name;
+  }
+}
+
+TEST(EdgeCases, RowStrideLargerThanD) {
+  for (const char *name : {"layernorm", "fused_add_rmsnorm", "prmsnorm"})
+    for (bool specialize : {true, false}) {
+      dsl::Spec spec = loadShippedSpec(name);
+      CaseData data = makeCase(spec, 5, 1000, 13, 1.0, /*xStride=*/1037);
+      Grade grade = runAndGrade(spec, data, defaults(specialize));
+      EXPECT_LE(grade.worst(), 1.0) << name << ": " << grade.str();
+    }
+}
+
+// Base pointers one element past a 16-byte boundary: the kernels must fall
+// back to narrower accesses (UBSan's alignment check and the CPU's own
+// faults would catch a misaligned vector access).
+TEST(EdgeCases, MisalignedBasePointers) {
+  for (const char *name : {"llama_rmsnorm", "layernorm", "fused_add_rmsnorm"})
+    for (bool specialize : {true, false}) {
+      dsl::Spec spec = loadShippedSpec(name);
+      RunOptions options = defaults(specialize);
+      options.misalignElements = 1;
+      CaseData data = makeCase(spec, 3, 4096, 17);
+      Grade grade = runAndGrade(spec, data, options);
+      EXPECT_LE(grade.worst(), 1.0) << name << ": " << grade.str();
+    }
+}
+
+// Every schedule the emitter supports, on one awkward d, under every lane
+// order.
+TEST(EdgeCases, EveryRowStorageAndLaneOrder) {
+  dsl::Spec spec = loadShippedSpec("partial_layernorm");
+  spec.saveStats.value = true;
+  for (const char *storage : {"registers", "shared", "global"})
+    for (cpu::LaneOrder order : {cpu::LaneOrder::Forward,
+                                 cpu::LaneOrder::Reverse,
+                                 cpu::LaneOrder::Random}) {
+      RunOptions options = defaults();
+      options.schedule.rowStorage = storage;
+      options.schedule.threadsPerRow = 64;
+      options.schedule.rowsPerBlock = 2;
+      options.launch.laneOrder = order;
+      options.launch.seed = 5;
+      CaseData data = makeCase(spec, 5, 1001, 19);
+      Grade grade = runAndGrade(spec, data, options);
+      EXPECT_LE(grade.worst(), 1.0) << storage << ": " << grade.str();
+    }
+}
+
+} // namespace

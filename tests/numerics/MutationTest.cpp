@@ -1,0 +1,112 @@
+//===- MutationTest.cpp - Hand-broken kernels must fail -------------------===//
+//
+// Each test first runs the intact kernel (which must pass), then a broken
+// one, which must fail: a wrong result beyond the bound or a launch error
+// from the CPU device, under at least one lane order.
+//
+//===----------------------------------------------------------------------===//
+#include "NumericsUtil.h"
+
+#include "normc/Runtime/CpuDevice.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+using namespace normc;
+using namespace normc::test;
+
+namespace {
+
+/// Worst grade over the three lane orders; a launch error counts as +inf.
+double worstOverOrders(const dsl::Spec &spec, const CaseData &data,
+                       std::string (*mutate)(const std::string &),
+                       bool specialize = true) {
+  double worst = 0;
+  for (cpu::LaneOrder order : {cpu::LaneOrder::Forward,
+                               cpu::LaneOrder::Reverse,
+                               cpu::LaneOrder::Random}) {
+    RunOptions options;
+    options.specialize = specialize;
+    options.compile = kernelCompileOptions();
+    options.launch.laneOrder = order;
+    options.launch.seed = 3;
+    options.mutateSource = mutate;
+    try {
+      worst = std::max(worst, runAndGrade(spec, data, options).worst());
+    } catch (const cpu::CpuLaunchError &) {
+      return std::numeric_limits<double>::infinity();
+    }
+  }
+  return worst;
+}
+
+std::string identity(const std::string &source) { return source; }
+
+/// Deletes the barrier between writing the warps' partial sums and reading
+/// them.
+std::string dropFirstBarrier(const std::string &source) {
+  std::string marker = "__syncthreads();\n";
+  size_t at = source.find(marker);
+  EXPECT_NE(at, std::string::npos);
+  return source.substr(0, at) + source.substr(at + marker.size());
+}
+
+/// The first butterfly step exchanges with the wrong lane.
+std::string wrongShuffleOffset(const std::string &source) {
+  std::smatch match;
+  std::regex first(R"(__shfl_xor_sync\(0xffffffffu, (s\d+), 16\))");
+  EXPECT_TRUE(std::regex_search(source, match, first));
+  return std::regex_replace(source, first,
+                            "__shfl_xor_sync(0xffffffffu, $1, 15)",
+                            std::regex_constants::format_first_only);
+}
+
+/// The statistics use every feature instead of the first k.
+std::string ignoreFraction(const std::string &source) {
+  std::regex count(R"(\(int\)floor\([0-9.e+-]+ \* \(double\)d\))");
+  EXPECT_TRUE(std::regex_search(source, count));
+  return std::regex_replace(source, count, "d");
+}
+
+TEST(Mutations, MissingBarrierIsCaught) {
+  dsl::Spec spec = loadShippedSpec("layernorm"); // 256 threads a row at d=4096
+  CaseData data = makeCase(spec, 4, 4096, 23);
+  EXPECT_LE(worstOverOrders(spec, data, identity), 1.0);
+  EXPECT_GT(worstOverOrders(spec, data, dropFirstBarrier), 1.0);
+}
+
+TEST(Mutations, WrongShuffleOffsetIsCaught) {
+  dsl::Spec spec = loadShippedSpec("llama_rmsnorm");
+  CaseData data = makeCase(spec, 3, 4096, 29);
+  // Lanes 0-15 of each warp load small values, lanes 16-31 large ones (8
+  // features per access), so a reduction that misses half the lanes cannot
+  // land near the right sum by chance.
+  for (size_t i = 0; i < data.x.size(); ++i)
+    data.x[i] = (i % data.d) / 8 % 32 < 16 ? 0.125 : 3.0;
+  EXPECT_LE(worstOverOrders(spec, data, identity), 1.0);
+  EXPECT_GT(worstOverOrders(spec, data, wrongShuffleOffset), 1.0);
+}
+
+TEST(Mutations, IgnoredFractionIsCaught) {
+  dsl::Spec spec = loadShippedSpec("prmsnorm");
+  CaseData data = makeCase(spec, 3, 4096, 31);
+  EXPECT_LE(worstOverOrders(spec, data, identity, false), 1.0);
+  EXPECT_GT(worstOverOrders(spec, data, ignoreFraction, false), 1.0);
+}
+
+// A kernel built with epsilon on the wrong side of the root, graded against
+// the spec as written. Epsilon is large so that the placement matters.
+TEST(Mutations, FlippedEpsilonPlacementIsCaught) {
+  dsl::Spec spec = loadShippedSpec("llama_rmsnorm");
+  spec.epsilon.value = 0.5;
+  dsl::Spec flipped = spec;
+  flipped.placement.value = dsl::EpsilonPlacement::OutsideSqrt;
+  CaseData data = makeCase(spec, 3, 1000, 37, /*scale=*/0.5);
+  RunOptions options;
+  options.compile = kernelCompileOptions();
+  EXPECT_LE(runAndGrade(spec, data, options).worst(), 1.0);
+  EXPECT_GT(runAndGrade(spec, data, options, nullptr, &flipped).worst(), 1.0);
+}
+
+} // namespace

@@ -1,0 +1,54 @@
+//===- NumericsUtil.h - Run a spec on the CPU device and grade it ---------===//
+//
+// Inputs are drawn from a seeded generator and rounded to the spec's storage
+// types; the generated kernel (through the CPU device) and the independent
+// float64 reference see the same values. Grades are worst errors as a
+// fraction of contract section 4's bound (<= 1 keeps the promise).
+//
+//===----------------------------------------------------------------------===//
+#ifndef NORMC_TESTS_NUMERICS_NUMERICSUTIL_H
+#define NORMC_TESTS_NUMERICS_NUMERICSUTIL_H
+
+#include "normc/Dsl/Spec.h"
+#include "normc/Runtime/SpecRunner.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace normc::test {
+
+/// A shipped spec by name (specs/NAME.toml).
+dsl::Spec loadShippedSpec(const std::string &name);
+
+/// Rounded inputs of one case, row strides included.
+struct CaseData {
+  int64_t rows = 0, d = 0, xStride = 0;
+  std::vector<double> x, residual, gamma, beta;
+};
+
+/// x, residual ~ N(0, scale), gamma ~ N(1, 0.1), beta ~ N(0, 0.1), rounded
+/// to the spec's types; rows of x and residual are `xStride` apart.
+CaseData makeCase(const dsl::Spec &spec, int64_t rows, int64_t d,
+                  uint64_t seed, double scale = 1.0, int64_t xStride = 0);
+
+/// Worst error fraction per output (y, residual_out, mean, rstd).
+struct Grade {
+  double y = 0, residualOut = 0, mean = 0, rstd = 0;
+  double worst() const;
+  std::string str() const;
+};
+
+/// Runs the kernel of `compiled` (default: `spec`) on `data` and grades it
+/// against the reference evaluation of `spec`.
+Grade runAndGrade(const dsl::Spec &spec, const CaseData &data,
+                  const RunOptions &options, RunOutputs *outputs = nullptr,
+                  const dsl::Spec *compiled = nullptr);
+
+/// Kernels for the CPU device are compiled with these extra flags
+/// (sanitizers when the test binary is sanitized).
+cpu::CompileOptions kernelCompileOptions();
+
+} // namespace normc::test
+
+#endif // NORMC_TESTS_NUMERICS_NUMERICSUTIL_H
