@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# The main job on a shipped spec: installs what is missing, builds, and
-# compiles the spec through every stage, saying where each output went.
-#   scripts/demo.sh [SPEC.toml] [D]
+# The main job on a shipped spec: installs what is missing, builds, compiles
+# the spec through every stage (saying where each output went), then runs the
+# generated kernel on the CPU device on generated data and prints the worst
+# error against the float64 reference and the time taken.
+#   scripts/demo.sh [SPEC.toml] [D] [ROWS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 spec=${1:-specs/llama_rmsnorm.toml}
 cols=${2:-4096}
+rows=${3:-256}
 scripts/install-deps.sh
 scripts/build.sh >/dev/null
 
@@ -26,3 +29,24 @@ for stage in mlir lowered cuda ptx cubin; do
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   printf '  %-8s -> %s (%d ms)\n' "$stage" "$out/$name.$ext" "$ms"
 done
+
+# Inputs for the spec: x (and residual) [rows, d], gamma and beta [d].
+data=$out/data
+mkdir -p "$data"
+make=scripts/make-npy.py
+inputs=(--x "$data/x.npy")
+python3 $make "$data/x.npy" "$rows,$cols" --seed 1
+if grep -Eq '^[[:space:]]*residual_add[[:space:]]*=[[:space:]]*true' "$spec"; then
+  python3 $make "$data/residual.npy" "$rows,$cols" --seed 2
+  inputs+=(--residual "$data/residual.npy")
+fi
+if ! grep -Eq '^[[:space:]]*gain[[:space:]]*=[[:space:]]*false' "$spec"; then
+  python3 $make "$data/gamma.npy" "$cols" --seed 3 --mean 1 --std 0.1
+  inputs+=(--gamma "$data/gamma.npy")
+fi
+if grep -Eq '^[[:space:]]*bias[[:space:]]*=[[:space:]]*true' "$spec"; then
+  python3 $make "$data/beta.npy" "$cols" --seed 4 --std 0.1
+  inputs+=(--beta "$data/beta.npy")
+fi
+echo "normc: running the generated kernel on the CPU device ($rows x $cols)"
+"$normc" run "$spec" "${inputs[@]}" --out "$out/run" --device=cpu --check

@@ -209,7 +209,7 @@ int normc::tool::runRun(int argc, char **argv) {
     }
   }
   llvm::errs() << llvm::format("normc: ran %s on the cpu: %lld rows x %lld "
-                               "in %.1f ms (compile included); wrote %zu "
+                               "in %.1f ms (with the kernel compile unless cached); wrote %zu "
                                "file(s) to %s\n",
                                spec->name.value.c_str(), (long long)rows,
                                (long long)d, ms, files.size(), out->c_str());

@@ -23,7 +23,8 @@ public:
              int misalign)
       : HostBuffer(std::move(type), count, misalign) {
     std::vector<unsigned char> bytes = host::encode(this->type, values, count);
-    std::memcpy(data(), bytes.data(), bytes.size());
+    if (!bytes.empty())
+      std::memcpy(data(), bytes.data(), bytes.size());
   }
 
   void *data() {

@@ -1,0 +1,138 @@
+//===- DiskCache.cpp - Content-addressed entries in a shared folder -------===//
+//
+// Entries appear only by rename (AtomicWrite.h), so a reader holds either an
+// old whole file or a new whole one, and processes need no locks. A file
+// that is not a whole, valid entry (a crash after the rename, a disk error,
+// a tampered file) reads as a miss and is removed, so the next put
+// rebuilds it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "normc/Runtime/DiskCache.h"
+
+#include "AtomicWrite.h"
+#include "EntryFormat.h"
+
+#include <cerrno>
+#include <fcntl.h>
+#include <filesystem>
+#include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace normc::cache;
+
+namespace {
+
+void checkKey(const std::string &key) {
+  bool valid = key.size() >= 2 && key.size() <= 128;
+  for (char c : key)
+    valid = valid && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
+  if (!valid)
+    throw std::invalid_argument("normc cache: invalid key '" + key +
+                                "' (expected 2 to 128 lowercase hex digits)");
+}
+
+bool readFully(int fd, char *data, size_t size) {
+  while (size > 0) {
+    ssize_t got = ::read(fd, data, size);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      return false;
+    data += got;
+    size -= static_cast<size_t>(got);
+  }
+  return true;
+}
+
+/// The payload of the entry open as `fd`, or nullopt when the file is not a
+/// whole entry with a matching checksum.
+std::optional<std::string> readEntry(int fd, uint64_t fileSize) {
+  Header header;
+  if (fileSize < kHeaderSize || !readFully(fd, header.data(), kHeaderSize))
+    return std::nullopt;
+  std::optional<HeaderFields> fields = decodeHeader(header);
+  if (!fields || fields->payloadSize != fileSize - kHeaderSize)
+    return std::nullopt;
+  std::string payload(fields->payloadSize, '\0');
+  if (!readFully(fd, payload.data(), payload.size()) ||
+      sha256(payload) != fields->checksum)
+    return std::nullopt;
+  return payload;
+}
+
+/// Removes `path` if it is still the file described by `opened`: another
+/// process may have renamed a fresh entry over it since. (Between the check
+/// and the unlink such an entry can still be lost; it is then rebuilt.)
+void removeIfUnchanged(const std::string &path, const struct stat &opened) {
+  struct stat now;
+  if (::stat(path.c_str(), &now) == 0 && now.st_dev == opened.st_dev &&
+      now.st_ino == opened.st_ino)
+    ::unlink(path.c_str());
+}
+
+/// Creates `folder` and its parents; another process creating them at the
+/// same time is no failure.
+bool makeFolder(const std::string &folder) {
+  std::error_code error;
+  std::filesystem::create_directories(folder, error);
+  return !error || std::filesystem::is_directory(folder, error);
+}
+
+} // namespace
+
+DiskCache::DiskCache(std::string dir, std::string ns)
+    : root(dir.empty() ? defaultCacheDir() : std::move(dir)),
+      ns(std::move(ns)) {
+  if (this->ns.empty() || this->ns == "." || this->ns == ".." ||
+      this->ns.find('/') != std::string::npos)
+    throw std::invalid_argument("normc cache: invalid namespace '" +
+                                this->ns + "' (expected one folder name)");
+}
+
+std::string DiskCache::pathFor(const std::string &key) const {
+  checkKey(key);
+  if (root.empty())
+    return "";
+  return root + "/" + ns + "/" + key.substr(0, 2) + "/" + key + ".bin";
+}
+
+std::optional<std::string> DiskCache::get(const std::string &key) const {
+  std::string path = pathFor(key);
+  if (path.empty())
+    return std::nullopt;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return std::nullopt;
+  std::optional<std::string> payload;
+  struct stat opened;
+  if (::fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode)) {
+    try {
+      payload = readEntry(fd, static_cast<uint64_t>(opened.st_size));
+      if (!payload)
+        removeIfUnchanged(path, opened);
+    } catch (const std::bad_alloc &) {
+      // An entry too large to hold is a miss; the file may be fine.
+    }
+  }
+  ::close(fd);
+  return payload;
+}
+
+bool DiskCache::put(const std::string &key, std::string_view payload) const {
+  std::string path = pathFor(key);
+  if (path.empty())
+    return false;
+  try {
+    if (!makeFolder(path.substr(0, path.rfind('/'))))
+      return false;
+    Header header = encodeHeader(payload);
+    return writeAtomically(path, {std::string_view(header.data(), kHeaderSize),
+                                  payload});
+  } catch (const std::exception &) {
+    // Out of memory for a path: as for any failed write, the caller
+    // recompiles next time.
+    return false;
+  }
+}

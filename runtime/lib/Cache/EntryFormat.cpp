@@ -1,0 +1,42 @@
+//===- EntryFormat.cpp - The header of an on-disk cache entry -------------===//
+
+#include "EntryFormat.h"
+
+#include <cstring>
+
+using namespace normc::cache;
+
+namespace {
+
+constexpr char kMagic[] = "NORMCC1\n";
+constexpr size_t kMagicSize = sizeof kMagic - 1;
+constexpr size_t kSizeOffset = kMagicSize;
+constexpr size_t kChecksumOffset = kSizeOffset + 8;
+static_assert(kChecksumOffset + sizeof(Digest) == kHeaderSize);
+
+} // namespace
+
+Header normc::cache::encodeHeader(std::string_view payload) {
+  Header header;
+  std::memcpy(header.data(), kMagic, kMagicSize);
+  uint64_t size = payload.size();
+  for (int i = 0; i < 8; ++i)
+    header[kSizeOffset + i] = static_cast<char>(size >> (8 * i));
+  Digest checksum = sha256(payload);
+  std::memcpy(header.data() + kChecksumOffset, checksum.data(),
+              checksum.size());
+  return header;
+}
+
+std::optional<HeaderFields> normc::cache::decodeHeader(const Header &header) {
+  if (std::memcmp(header.data(), kMagic, kMagicSize) != 0)
+    return std::nullopt;
+  HeaderFields fields;
+  fields.payloadSize = 0;
+  for (int i = 0; i < 8; ++i)
+    fields.payloadSize |=
+        uint64_t(static_cast<unsigned char>(header[kSizeOffset + i])) << (8 * i);
+  std::memcpy(fields.checksum.data(), header.data() + kChecksumOffset,
+              fields.checksum.size());
+  return fields;
+}

@@ -1,0 +1,40 @@
+//===- EntryFormat.h - The header of an on-disk cache entry ---------------===//
+//
+// An entry is a 48-byte header, then the payload:
+//   bytes  0..7   magic "NORMCC1\n" (the digit is the format version)
+//   bytes  8..15  payload length, little-endian
+//   bytes 16..47  SHA-256 of the payload
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NORMC_RUNTIME_CACHE_ENTRYFORMAT_H
+#define NORMC_RUNTIME_CACHE_ENTRYFORMAT_H
+
+#include "Sha256.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace normc::cache {
+
+constexpr size_t kHeaderSize = 48;
+using Header = std::array<char, kHeaderSize>;
+
+struct HeaderFields {
+  uint64_t payloadSize;
+  Digest checksum;
+};
+
+/// The header to store before `payload`.
+Header encodeHeader(std::string_view payload);
+
+/// The length and checksum a header announces, or nullopt when its magic is
+/// not this format's.
+std::optional<HeaderFields> decodeHeader(const Header &header);
+
+} // namespace normc::cache
+
+#endif // NORMC_RUNTIME_CACHE_ENTRYFORMAT_H

@@ -1,0 +1,210 @@
+//===- DiskCacheTest.cpp - Hits, misses, corruption and failing writes ----===//
+//
+// Entries are damaged on disk the ways crashes and bad disks do (truncated,
+// extended, bytes flipped, another file's header) and must read as misses,
+// be removed, and be rebuilt by the next put. Writes that cannot succeed
+// (read-only folders, a full disk) return false and leave nothing behind.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CacheTestUtil.h"
+
+#include <csignal>
+#include <fstream>
+#include <sys/resource.h>
+
+using namespace normc::cache;
+using namespace normc::cache::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kKey = sha256Hex("a kernel");
+
+std::string readBytes(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void writeBytes(const std::string &path, const std::string &bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+} // namespace
+
+using DiskCacheTest = CacheTest;
+
+TEST_F(DiskCacheTest, MissInEmptyDirectory) {
+  EXPECT_EQ(DiskCache(dir).get(kKey), std::nullopt);
+}
+
+TEST_F(DiskCacheTest, PutThenGet) {
+  DiskCache cache(dir);
+  for (size_t size : {0, 1, 47, 48, 49, 4096, 1 << 20}) {
+    std::string key = sha256Hex(std::to_string(size));
+    std::string payload = patternBytes(size, size);
+    ASSERT_TRUE(cache.put(key, payload)) << size;
+    EXPECT_EQ(fs::file_size(cache.pathFor(key)), 48 + size);
+    EXPECT_EQ(cache.get(key), payload) << size;
+    // Another instance, as another process would see it.
+    EXPECT_EQ(DiskCache(dir).get(key), payload) << size;
+  }
+}
+
+TEST_F(DiskCacheTest, Layout) {
+  DiskCache cache(dir, "tuning");
+  EXPECT_EQ(cache.directory(), dir);
+  EXPECT_EQ(cache.pathFor(kKey),
+            dir + "/tuning/" + kKey.substr(0, 2) + "/" + kKey + ".bin");
+  ASSERT_TRUE(cache.put(kKey, "x"));
+  EXPECT_EQ(filesUnder(dir), std::vector<std::string>{
+                                 "tuning/" + kKey.substr(0, 2) + "/" + kKey +
+                                 ".bin"});
+}
+
+TEST_F(DiskCacheTest, PutReplaces) {
+  DiskCache cache(dir);
+  ASSERT_TRUE(cache.put(kKey, "old"));
+  ASSERT_TRUE(cache.put(kKey, "new"));
+  EXPECT_EQ(cache.get(kKey), "new");
+  EXPECT_EQ(filesUnder(dir).size(), 1u);
+}
+
+TEST_F(DiskCacheTest, NamespacesAreSeparate) {
+  ASSERT_TRUE(DiskCache(dir, "cuda").put(kKey, "ptx"));
+  EXPECT_EQ(DiskCache(dir, "tuning").get(kKey), std::nullopt);
+  EXPECT_EQ(DiskCache(dir, "cuda").get(kKey), "ptx");
+}
+
+TEST_F(DiskCacheTest, InvalidKeysAndNamespacesThrow) {
+  DiskCache cache(dir);
+  for (const std::string &key : std::vector<std::string>{
+           "", "a", "../etc/passwd", "ABCD", "ab/cd", "0g",
+                          std::string(129, 'a')}) {
+    EXPECT_THROW(cache.pathFor(key), std::invalid_argument) << key;
+    EXPECT_THROW(cache.get(key), std::invalid_argument) << key;
+    EXPECT_THROW(cache.put(key, "x"), std::invalid_argument) << key;
+  }
+  EXPECT_NO_THROW(cache.pathFor("00"));
+  for (std::string ns : {"", ".", "..", "a/b"})
+    EXPECT_THROW(DiskCache(dir, ns), std::invalid_argument) << ns;
+}
+
+TEST_F(DiskCacheTest, TruncatedEntryIsRemovedAndRebuilt) {
+  DiskCache cache(dir);
+  std::string payload = patternBytes(1000, 1);
+  const size_t whole = 48 + payload.size();
+  for (size_t length : {size_t(0), size_t(1), size_t(7), size_t(8), size_t(16),
+                        size_t(47), size_t(48), size_t(49), whole / 2,
+                        whole - 1}) {
+    ASSERT_TRUE(cache.put(kKey, payload));
+    fs::resize_file(cache.pathFor(kKey), length);
+    EXPECT_EQ(cache.get(kKey), std::nullopt) << length;
+    EXPECT_FALSE(fs::exists(cache.pathFor(kKey))) << length;
+  }
+  ASSERT_TRUE(cache.put(kKey, payload));
+  EXPECT_EQ(cache.get(kKey), payload);
+}
+
+TEST_F(DiskCacheTest, ExtendedEntryIsRemoved) {
+  DiskCache cache(dir);
+  ASSERT_TRUE(cache.put(kKey, "payload"));
+  std::ofstream(cache.pathFor(kKey), std::ios::binary | std::ios::app) << "!";
+  EXPECT_EQ(cache.get(kKey), std::nullopt);
+  EXPECT_FALSE(fs::exists(cache.pathFor(kKey)));
+}
+
+TEST_F(DiskCacheTest, FlippedByteIsRemoved) {
+  DiskCache cache(dir);
+  std::string payload = patternBytes(300, 2);
+  // Magic, length, checksum, first, middle and last payload byte.
+  for (size_t offset : {0, 7, 8, 15, 16, 47, 48, 198, 347}) {
+    ASSERT_TRUE(cache.put(kKey, payload));
+    std::string bytes = readBytes(cache.pathFor(kKey));
+    bytes[offset] ^= 0x01;
+    writeBytes(cache.pathFor(kKey), bytes);
+    EXPECT_EQ(cache.get(kKey), std::nullopt) << offset;
+    EXPECT_FALSE(fs::exists(cache.pathFor(kKey))) << offset;
+  }
+}
+
+TEST_F(DiskCacheTest, WrongMagicIsRemoved) {
+  DiskCache cache(dir);
+  ASSERT_TRUE(cache.put(kKey, "payload"));
+  std::string bytes = readBytes(cache.pathFor(kKey));
+  bytes.replace(0, 8, "NORMCC2\n");
+  writeBytes(cache.pathFor(kKey), bytes);
+  EXPECT_EQ(cache.get(kKey), std::nullopt);
+  EXPECT_FALSE(fs::exists(cache.pathFor(kKey)));
+}
+
+TEST_F(DiskCacheTest, FolderInPlaceOfEntryIsAMiss) {
+  DiskCache cache(dir);
+  fs::create_directories(cache.pathFor(kKey));
+  EXPECT_EQ(cache.get(kKey), std::nullopt);
+  EXPECT_FALSE(cache.put(kKey, "x"));
+  EXPECT_TRUE(fs::is_directory(cache.pathFor(kKey)));
+  EXPECT_EQ(filesUnder(dir), std::vector<std::string>{});
+}
+
+TEST_F(DiskCacheTest, ReadOnlyDirectory) {
+  DiskCache cache(dir);
+  std::string hit = sha256Hex("written before");
+  ASSERT_TRUE(cache.put(hit, "payload"));
+  std::string shard = fs::path(cache.pathFor(kKey)).parent_path();
+  fs::create_directories(shard);
+  // The root, the namespace folder and one shard folder read-only: a put
+  // needing a new shard fails to create it, one into the existing shard
+  // fails to create its temporary file.
+  for (const std::string &folder :
+       {dir, dir + "/cuda", shard,
+        fs::path(cache.pathFor(hit)).parent_path().string()})
+    fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec |
+                                fs::perms::group_read | fs::perms::group_exec |
+                                fs::perms::others_read |
+                                fs::perms::others_exec);
+  std::string newShardKey = "ff" + kKey.substr(2);
+  ASSERT_NE(kKey.substr(0, 2), "ff");
+  int status = runInChild([&] {
+    if (!dropRoot())
+      return kChildSkipped;
+    if (cache.put(kKey, "x") || cache.put(newShardKey, "x"))
+      return 1;
+    if (cache.get(hit) != "payload" || cache.get(kKey))
+      return 2;
+    return 0;
+  });
+  if (status == kChildSkipped)
+    GTEST_SKIP() << "cannot give up root";
+  EXPECT_EQ(status, 0);
+  EXPECT_EQ(filesUnder(dir).size(), 1u);
+}
+
+TEST_F(DiskCacheTest, DiskFull) {
+  // A file size limit makes write() fail with EFBIG as a full disk fails it
+  // with ENOSPC.
+  DiskCache cache(dir);
+  int status = runInChild([&] {
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit limit{4096, 4096};
+    if (setrlimit(RLIMIT_FSIZE, &limit) != 0)
+      return kChildSkipped;
+    if (cache.put(kKey, patternBytes(1 << 20, 3)))
+      return 1;
+    if (cache.get(kKey) || !filesUnder(dir).empty())
+      return 2;
+    if (!cache.put(kKey, "small") || cache.get(kKey) != "small")
+      return 3;
+    return 0;
+  });
+  if (status == kChildSkipped)
+    GTEST_SKIP() << "cannot limit the file size";
+  EXPECT_EQ(status, 0);
+}
+
+TEST_F(DiskCacheTest, RootIsAFile) {
+  writeBytes(dir + "/file", "not a folder");
+  DiskCache cache(dir + "/file");
+  EXPECT_FALSE(cache.put(kKey, "x"));
+  EXPECT_EQ(cache.get(kKey), std::nullopt);
+}
