@@ -5,6 +5,7 @@
 #include "SpecInput.h"
 
 #include "normc/Frontend/Pipeline.h"
+#include "normc/Frontend/SpecCompiler.h"
 #include "normc/Frontend/SpecToNorm.h"
 #include "normc/Runtime/Nvrtc.h"
 #include "normc/Target/Cuda/CudaEmitter.h"
@@ -27,7 +28,9 @@ INPUT is a spec (.toml) or IR at either level (.mlir), so hand-edited IR can
 be compiled on from where it stands.
 
 options:
-  --emit=STAGE          mlir | lowered | cuda (default) | ptx | cubin
+  --emit=STAGE          mlir | lowered | cuda (default) | ptx | cubin | pack
+                        (pack: every schedule candidate's CUDA source and a
+                        manifest, written to the folder -o names)
   --arch=sm_XX          GPU architecture for ptx and cubin (default sm_90)
   --cols=D              specialize for hidden size D (specs only); without
                         it the kernel takes d at run time
@@ -41,7 +44,7 @@ options:
 )";
 
 namespace {
-enum class Stage { Mlir, Lowered, Cuda, Ptx, Cubin };
+enum class Stage { Mlir, Lowered, Cuda, Ptx, Cubin, Pack };
 
 struct CompileJob {
   std::string input;
@@ -144,6 +147,37 @@ static int compile(const CompileJob &job) {
   return 0;
 }
 
+/// --emit=pack: the CUDA source of every schedule candidate of a spec.
+static int writeKernelPack(const CompileJob &job) {
+  if (!job.output) {
+    usageError("--emit=pack needs -o DIR");
+    return kExitUsage;
+  }
+  if (!llvm::StringRef(job.input).ends_with(".toml")) {
+    usageError("--emit=pack takes a spec (.toml)");
+    return kExitUsage;
+  }
+  std::optional<dsl::Spec> spec = readSpec(job.input);
+  if (!spec)
+    return kExitError;
+  std::string errors;
+  std::optional<Pack> pack = buildPack(*spec, job.cols, errors);
+  if (!pack) {
+    llvm::errs() << job.input << ": error: no schedule candidate compiles:\n"
+                 << errors;
+    return kExitError;
+  }
+  try {
+    writePack(*job.output, *pack);
+  } catch (const PackError &error) {
+    llvm::errs() << "normc: error: " << error.what() << "\n";
+    return kExitError;
+  }
+  llvm::errs() << "wrote " << pack->candidates.size() << " candidates to "
+               << *job.output << "\n";
+  return 0;
+}
+
 int normc::tool::runCompile(int argc, char **argv) {
   std::optional<ParsedArgs> args = parseArgs(
       argc, argv, 0,
@@ -169,10 +203,11 @@ int normc::tool::runCompile(int argc, char **argv) {
                                    .Case("cuda", Stage::Cuda)
                                    .Case("ptx", Stage::Ptx)
                                    .Case("cubin", Stage::Cubin)
+                                   .Case("pack", Stage::Pack)
                                    .Default(std::nullopt);
   if (!stage) {
     usageError("unknown stage '" + emit +
-               "'; expected mlir, lowered, cuda, ptx or cubin");
+               "'; expected mlir, lowered, cuda, ptx, cubin or pack");
     return kExitUsage;
   }
   job.stage = *stage;
@@ -196,5 +231,7 @@ int normc::tool::runCompile(int argc, char **argv) {
     usageError("--cols is too large");
     return kExitUsage;
   }
+  if (job.stage == Stage::Pack)
+    return writeKernelPack(job);
   return compile(job);
 }

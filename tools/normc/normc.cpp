@@ -25,6 +25,8 @@ stages (--emit), in pipeline order:
   cuda      CUDA C++ source (default)
   ptx       PTX from NVRTC
   cubin     a CUBIN from NVRTC (written to NAME.cubin unless -o is given)
+  pack      the CUDA source of every schedule candidate and a manifest,
+            into the folder -o names (for runtimes built without LLVM)
 
 exit status: 0 success, 1 bad input, 2 bad command-line usage
 )";

@@ -3,6 +3,7 @@
 #include "normc/Dialect/Sched/IR/SchedOps.h"
 #include "normc/Frontend/SpecToNorm.h"
 #include "normc/Target/Cuda/CudaEmitter.h"
+#include "normc/Runtime/Version.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -38,4 +39,39 @@ normc::emitSpecKernel(const dsl::Spec &spec, std::optional<int64_t> cols,
     return std::nullopt;
   kernel.info = std::move(*info);
   return kernel;
+}
+
+normc::ScheduleProblem normc::getScheduleProblem(const dsl::Spec &spec,
+                                                 std::optional<int64_t> cols) {
+  ScheduleProblem problem;
+  problem.cols = cols;
+  problem.widestBits = 8 * std::max(dsl::byteWidth(spec.input.value),
+                                    dsl::byteWidth(spec.output.value));
+  if (spec.gain.value || spec.bias.value)
+    problem.widestBits =
+        std::max(problem.widestBits, 8 * dsl::byteWidth(spec.params.value));
+  return problem;
+}
+
+std::optional<normc::Pack> normc::buildPack(const dsl::Spec &spec,
+                                            std::optional<int64_t> cols,
+                                            std::string &errors) {
+  Pack pack;
+  pack.normcVersion = kVersion;
+  pack.specToml = spec.canonical();
+  pack.cols = cols;
+  for (const Schedule &schedule :
+       scheduleCandidates(getScheduleProblem(spec, cols))) {
+    std::string rejected;
+    std::optional<EmittedKernel> kernel =
+        emitSpecKernel(spec, cols, schedule, rejected);
+    if (kernel)
+      pack.candidates.push_back({schedule, std::move(kernel->source),
+                                 std::move(kernel->info)});
+    else
+      errors += schedule.str() + ": " + rejected;
+  }
+  if (pack.candidates.empty())
+    return std::nullopt;
+  return pack;
 }

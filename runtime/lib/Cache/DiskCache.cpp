@@ -87,8 +87,8 @@ DiskCache::DiskCache(std::string dir, std::string ns)
       ns(std::move(ns)) {
   if (this->ns.empty() || this->ns == "." || this->ns == ".." ||
       this->ns.find('/') != std::string::npos)
-    throw std::invalid_argument("normc cache: invalid namespace '" +
-                                this->ns + "' (expected one folder name)");
+    throw std::invalid_argument("normc cache: invalid namespace '" + this->ns +
+                                "' (expected one folder name)");
 }
 
 std::string DiskCache::pathFor(const std::string &key) const {
@@ -102,7 +102,8 @@ std::optional<std::string> DiskCache::get(const std::string &key) const {
   std::string path = pathFor(key);
   if (path.empty())
     return std::nullopt;
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO planted at the path must not hang the reader.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     return std::nullopt;
   std::optional<std::string> payload;
@@ -128,8 +129,8 @@ bool DiskCache::put(const std::string &key, std::string_view payload) const {
     if (!makeFolder(path.substr(0, path.rfind('/'))))
       return false;
     Header header = encodeHeader(payload);
-    return writeAtomically(path, {std::string_view(header.data(), kHeaderSize),
-                                  payload});
+    return writeAtomically(
+        path, {std::string_view(header.data(), kHeaderSize), payload});
   } catch (const std::exception &) {
     // Out of memory for a path: as for any failed write, the caller
     // recompiles next time.

@@ -33,9 +33,10 @@ std::optional<HeaderFields> normc::cache::decodeHeader(const Header &header) {
     return std::nullopt;
   HeaderFields fields;
   fields.payloadSize = 0;
-  for (int i = 0; i < 8; ++i)
-    fields.payloadSize |=
-        uint64_t(static_cast<unsigned char>(header[kSizeOffset + i])) << (8 * i);
+  for (int i = 0; i < 8; ++i) {
+    auto byte = static_cast<unsigned char>(header[kSizeOffset + i]);
+    fields.payloadSize |= uint64_t(byte) << (8 * i);
+  }
   std::memcpy(fields.checksum.data(), header.data() + kChecksumOffset,
               fields.checksum.size());
   return fields;

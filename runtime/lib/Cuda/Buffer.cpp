@@ -13,13 +13,13 @@ static CUdeviceptr address(void *pointer) {
   return reinterpret_cast<CUdeviceptr>(pointer);
 }
 
-Buffer::Buffer(int ordinal, size_t bytes) : device(ordinal), bytes(bytes) {
+Buffer::Buffer(int ordinal, size_t size) : device(ordinal), bytes(size) {
   makeCurrent(ordinal);
-  if (bytes == 0)
+  if (size == 0)
     return;
   CUdeviceptr allocated = 0;
-  check(api().cuMemAlloc(&allocated, bytes),
-        "cuMemAlloc(" + std::to_string(bytes) + " B)");
+  check(api().cuMemAlloc(&allocated, size),
+        "cuMemAlloc(" + std::to_string(size) + " B)");
   pointer = reinterpret_cast<void *>(allocated);
 }
 

@@ -1,8 +1,8 @@
 //===- Timing.cpp - Kernel timing with CUDA events ------------------------===//
 //
 // All timed runs are queued before the first wait, each between its own
-// pair of events, so the GPU never idles on the host inside a timed span;
-// the L2 flush before each run lies outside it.
+// pair of events, so the GPU seldom waits for the host inside a timed
+// span; the L2 flush before each run lies outside it.
 //
 //===----------------------------------------------------------------------===//
 

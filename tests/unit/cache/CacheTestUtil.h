@@ -32,9 +32,11 @@ protected:
     dir = pattern;
   }
   void TearDown() override {
+    if (dir.empty())
+      return;
     // Tests may leave read-only folders behind.
-    for (const auto &entry :
-         std::filesystem::recursive_directory_iterator(dir))
+    std::filesystem::permissions(dir, std::filesystem::perms::owner_all);
+    for (const auto &entry : std::filesystem::recursive_directory_iterator(dir))
       if (entry.is_directory())
         std::filesystem::permissions(entry.path(),
                                      std::filesystem::perms::owner_all);
@@ -79,11 +81,9 @@ constexpr int kChildSkipped = 77;
 /// Every regular file under `root`, as paths relative to it.
 inline std::vector<std::string> filesUnder(const std::string &root) {
   std::vector<std::string> files;
-  for (const auto &entry :
-       std::filesystem::recursive_directory_iterator(root))
+  for (const auto &entry : std::filesystem::recursive_directory_iterator(root))
     if (entry.is_regular_file())
-      files.push_back(
-          std::filesystem::relative(entry.path(), root).string());
+      files.push_back(std::filesystem::relative(entry.path(), root).string());
   return files;
 }
 

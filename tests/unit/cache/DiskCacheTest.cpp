@@ -12,6 +12,7 @@
 #include <csignal>
 #include <fstream>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 using namespace normc::cache;
 using namespace normc::cache::test;
@@ -57,9 +58,9 @@ TEST_F(DiskCacheTest, Layout) {
   EXPECT_EQ(cache.pathFor(kKey),
             dir + "/tuning/" + kKey.substr(0, 2) + "/" + kKey + ".bin");
   ASSERT_TRUE(cache.put(kKey, "x"));
-  EXPECT_EQ(filesUnder(dir), std::vector<std::string>{
-                                 "tuning/" + kKey.substr(0, 2) + "/" + kKey +
-                                 ".bin"});
+  EXPECT_EQ(filesUnder(dir),
+            std::vector<std::string>{"tuning/" + kKey.substr(0, 2) + "/" +
+                                     kKey + ".bin"});
 }
 
 TEST_F(DiskCacheTest, PutReplaces) {
@@ -78,9 +79,9 @@ TEST_F(DiskCacheTest, NamespacesAreSeparate) {
 
 TEST_F(DiskCacheTest, InvalidKeysAndNamespacesThrow) {
   DiskCache cache(dir);
-  for (const std::string &key : std::vector<std::string>{
-           "", "a", "../etc/passwd", "ABCD", "ab/cd", "0g",
-                          std::string(129, 'a')}) {
+  for (const std::string &key :
+       std::vector<std::string>{"", "a", "../etc/passwd", "ABCD", "ab/cd", "0g",
+                                std::string(129, 'a')}) {
     EXPECT_THROW(cache.pathFor(key), std::invalid_argument) << key;
     EXPECT_THROW(cache.get(key), std::invalid_argument) << key;
     EXPECT_THROW(cache.put(key, "x"), std::invalid_argument) << key;
@@ -94,9 +95,9 @@ TEST_F(DiskCacheTest, TruncatedEntryIsRemovedAndRebuilt) {
   DiskCache cache(dir);
   std::string payload = patternBytes(1000, 1);
   const size_t whole = 48 + payload.size();
-  for (size_t length : {size_t(0), size_t(1), size_t(7), size_t(8), size_t(16),
-                        size_t(47), size_t(48), size_t(49), whole / 2,
-                        whole - 1}) {
+  // Within the magic, the length, the checksum, the payload.
+  for (size_t length :
+       std::vector<size_t>{0, 1, 7, 8, 16, 47, 48, 49, whole / 2, whole - 1}) {
     ASSERT_TRUE(cache.put(kKey, payload));
     fs::resize_file(cache.pathFor(kKey), length);
     EXPECT_EQ(cache.get(kKey), std::nullopt) << length;
@@ -145,6 +146,17 @@ TEST_F(DiskCacheTest, FolderInPlaceOfEntryIsAMiss) {
   EXPECT_FALSE(cache.put(kKey, "x"));
   EXPECT_TRUE(fs::is_directory(cache.pathFor(kKey)));
   EXPECT_EQ(filesUnder(dir), std::vector<std::string>{});
+}
+
+TEST_F(DiskCacheTest, FifoInPlaceOfEntryIsAMiss) {
+  // Opening a FIFO for reading would wait for a writer.
+  DiskCache cache(dir);
+  fs::create_directories(fs::path(cache.pathFor(kKey)).parent_path());
+  ASSERT_EQ(mkfifo(cache.pathFor(kKey).c_str(), 0600), 0);
+  EXPECT_EQ(cache.get(kKey), std::nullopt);
+  EXPECT_TRUE(fs::is_fifo(cache.pathFor(kKey)));
+  ASSERT_TRUE(cache.put(kKey, "x"));
+  EXPECT_EQ(cache.get(kKey), "x");
 }
 
 TEST_F(DiskCacheTest, ReadOnlyDirectory) {

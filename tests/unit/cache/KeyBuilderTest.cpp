@@ -78,8 +78,9 @@ TEST(CacheKeyBuilder, EncodingIsStable) {
   // Computed independently (Python: SHA-256 of "normc-cache-key-1\n" then,
   // per part, the name and the value each after its 8-byte little-endian
   // length). A change here orphans every cache entry users have.
-  EXPECT_EQ(KeyBuilder().add("spec", "name = \"n\"\n").add("arch", "sm_90").hex(),
-            "d8413f043ebb7ffe9ce1f9d1c5ce148563e3136eb5fd72d05eb5464b2652dcae");
+  EXPECT_EQ(
+      KeyBuilder().add("spec", "name = \"n\"\n").add("arch", "sm_90").hex(),
+      "d8413f043ebb7ffe9ce1f9d1c5ce148563e3136eb5fd72d05eb5464b2652dcae");
   EXPECT_EQ(KeyBuilder().hex(),
             "b923dfa5c047e1be5b350bd5010ed13334bc9ba8d082df6c00f715b08fc849dd");
 }

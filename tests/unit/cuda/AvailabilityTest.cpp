@@ -110,8 +110,7 @@ TEST(CudaUnavailable, EveryCallThrowsCudaErrorWithTheReason) {
   expectUnavailable([] { Buffer(0, 16); }, "Buffer");
   expectUnavailable([] { Buffer(0, 0); }, "empty Buffer");
   expectUnavailable([] { synchronize(); }, "synchronize");
-  expectUnavailable([&] { timeMedianMs(0, [&] { ++runs; }); },
-                    "timeMedianMs");
+  expectUnavailable([&] { timeMedianMs(0, [&] { ++runs; }); }, "timeMedianMs");
   EXPECT_EQ(runs, 0);
 }
 

@@ -121,9 +121,10 @@ TEST(CudaGpu, DynamicSharedAbove48KiBNeedsOptIn) {
                      "opt-in succeeded";
   } catch (const CudaError &error) {
     EXPECT_NE(error.code(), 0);
-    EXPECT_NE(std::string(error.what()).find("cuLaunchKernel(reverse, grid 1, "
-                                             "block 1024, 65536 B dynamic "
-                                             "shared) failed: CUDA_ERROR_"),
+    EXPECT_NE(std::string(error.what())
+                  .find("cuLaunchKernel(reverse, grid 1, "
+                        "block 1024, 65536 B dynamic "
+                        "shared) failed: CUDA_ERROR_"),
               std::string::npos)
         << error.what();
   }

@@ -25,7 +25,8 @@ extern "C" __global__ void copy(const float4 *in, float4 *out, long n) {
 TEST(CudaGpuTiming, TimesACopyKernel) {
   NORMC_REQUIRE_GPU();
   DeviceInfo info = deviceInfo(0);
-  Module module = Module::load(0, compileForDevice(kCopy, nvrtc::Target::Cubin));
+  Module module =
+      Module::load(0, compileForDevice(kCopy, nvrtc::Target::Cubin));
   Function copy = module.function("copy");
   const size_t bytes = 256u << 20;
   Buffer in(0, bytes), out(0, bytes);
@@ -51,11 +52,12 @@ TEST(CudaGpuTiming, TimesACopyKernel) {
   EXPECT_LT(terabytesPerSecond, 20.0);
 }
 
-TEST(CudaGpuTiming, TimingPassesOnWhatRunThrows) {
+TEST(CudaGpuTiming, PropagatesWhatRunThrows) {
   NORMC_REQUIRE_GPU();
   EXPECT_THROW(timeMedianMs(0, [] { throw std::runtime_error("bad run"); }),
                std::runtime_error);
-  double ms = timeMedianMs(0, [] {}, 0, 1);
+  double ms = timeMedianMs(
+      0, [] {}, 0, 1);
   EXPECT_GE(ms, 0.0);
 }
 

@@ -4,6 +4,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "normc/Runtime/Schedule.h"
 
 #include <string>
 
@@ -14,13 +15,8 @@ void registerNormcDialects(mlir::DialectRegistry &registry);
 /// Registers normc's passes with the global registry (for normc-opt).
 void registerNormcPasses();
 
-/// Schedule choices; 0 or empty leaves a choice to the heuristic.
-struct ScheduleOptions {
-  int64_t rowsPerBlock = 0;
-  int64_t threadsPerRow = 0;
-  int64_t vectorWidth = 0;
-  std::string rowStorage;
-};
+/// Schedule choices; a field left at 0 or empty goes to the heuristic.
+using ScheduleOptions = Schedule;
 
 /// Which level a module is at.
 enum class IRLevel { Spec, Schedule, Empty };

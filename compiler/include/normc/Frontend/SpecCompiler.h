@@ -5,6 +5,8 @@
 #include "normc/Dsl/Spec.h"
 #include "normc/Frontend/Pipeline.h"
 #include "normc/Runtime/KernelInfo.h"
+#include "normc/Runtime/Pack.h"
+#include "normc/Runtime/Schedule.h"
 
 #include <optional>
 #include <string>
@@ -24,6 +26,17 @@ std::optional<EmittedKernel> emitSpecKernel(const dsl::Spec &spec,
                                             std::optional<int64_t> cols,
                                             const ScheduleOptions &schedule,
                                             std::string &errors);
+
+/// d and the widest row or feature element of the spec's kernel.
+ScheduleProblem getScheduleProblem(const dsl::Spec &spec,
+                                   std::optional<int64_t> cols);
+
+/// The kernel of every schedule candidate (scheduleCandidates), for a
+/// kernel pack. Candidates the compiler rejects are left out; nullopt when
+/// none is left.
+std::optional<Pack> buildPack(const dsl::Spec &spec,
+                              std::optional<int64_t> cols,
+                              std::string &errors);
 
 } // namespace normc
 

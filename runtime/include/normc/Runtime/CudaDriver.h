@@ -118,8 +118,8 @@ private:
 /// Device memory of one device, freed on destruction; movable.
 class Buffer {
 public:
-  /// Allocates `bytes` (none for 0: get() is then null).
-  Buffer(int ordinal, size_t bytes);
+  /// Allocates `size` bytes (none for 0: get() is then null).
+  Buffer(int ordinal, size_t size);
   Buffer(Buffer &&other) noexcept;
   Buffer &operator=(Buffer &&other) noexcept;
   Buffer(const Buffer &) = delete;

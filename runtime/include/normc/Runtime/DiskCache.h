@@ -67,7 +67,7 @@ public:
   /// written (read-only directory, disk full, ...).
   bool put(const std::string &key, std::string_view payload) const;
 
-  /// <directory>/<ns>/<key[0:2]>/<key>.bin
+  /// <directory>/<ns>/<key[0:2]>/<key>.bin; empty when disabled.
   std::string pathFor(const std::string &key) const;
   /// The cache's root folder: `dir`, or defaultCacheDir() when it was empty.
   const std::string &directory() const { return root; }

@@ -57,6 +57,11 @@ struct KernelLaunchInfo {
   }
 };
 
+/// One line of text ("name=... cols=... params=x:rows:bf16:r,..."), as
+/// kernel packs store it, and back (nullopt when malformed).
+std::string toText(const KernelLaunchInfo &info);
+std::optional<KernelLaunchInfo> kernelInfoFromText(const std::string &text);
+
 } // namespace normc
 
 #endif // NORMC_RUNTIME_KERNELINFO_H

@@ -1,0 +1,54 @@
+//===- Pack.h - Kernel packs: every candidate of a spec, ready to ship ----===//
+//
+// `normc compile --emit=pack -o DIR` writes the CUDA source of every
+// schedule candidate of a spec and a manifest, so that a runtime built
+// without LLVM can tune and launch the spec. Layout of DIR:
+//
+//   manifest.txt     "normc-pack 1", the normc version, d, and one
+//                    "candidate FILE SCHEDULE" + "info ..." pair per kernel
+//   spec.toml        the canonical spec
+//   candidate-N.cu   emitted CUDA source
+//
+//===----------------------------------------------------------------------===//
+#ifndef NORMC_RUNTIME_PACK_H
+#define NORMC_RUNTIME_PACK_H
+
+#include "normc/Runtime/KernelInfo.h"
+#include "normc/Runtime/Schedule.h"
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace normc {
+
+struct PackCandidate {
+  Schedule schedule;
+  std::string source;
+  KernelLaunchInfo info;
+};
+
+struct Pack {
+  std::string normcVersion;
+  std::string specToml;         // canonical
+  std::optional<int64_t> cols;  // d the kernels are specialized for
+  std::vector<PackCandidate> candidates;
+};
+
+class PackError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Writes the pack into `dir` as a whole: into a fresh folder next to it,
+/// then renamed into place (replacing an earlier pack there). Throws
+/// PackError; on failure `dir` is left as it was.
+void writePack(const std::string &dir, const Pack &pack);
+
+/// Reads and checks a pack; errors name the file and line.
+Pack readPack(const std::string &dir);
+
+} // namespace normc
+
+#endif // NORMC_RUNTIME_PACK_H

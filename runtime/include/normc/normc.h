@@ -1,0 +1,136 @@
+//===- normc.h - JIT normalization kernels from a host program ------------===//
+//
+//   normc::Runtime rt;                                // a GPU if present
+//   normc::Norm norm = rt.loadSpecFile("specs/llama_rmsnorm.toml");
+//   normc::ForwardArgs a;
+//   a.rows = rows; a.d = 4096; a.x = x; a.gamma = gamma; a.y = y;
+//   norm.forward(a, stream);                          // device pointers
+//
+// The first forward() for a hidden size d specializes, compiles (NVRTC for
+// the GPU present, or the host compiler for the CPU device), tunes (where
+// enabled) and caches the kernel; later calls, and later processes through
+// the disk cache, reuse it. Everything here is safe to call from several
+// host threads; errors are normc::Error exceptions with messages. See
+// docs/runtime.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NORMC_NORMC_H
+#define NORMC_NORMC_H
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace normc {
+
+class Error : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class DeviceKind {
+  Auto, // a CUDA GPU when one can be used, else the CPU
+  Cpu,  // the CPU device: emitted CUDA run on fibers (host pointers)
+  Cuda  // the CUDA GPU (device pointers, CUDA streams)
+};
+
+struct RuntimeOptions {
+  DeviceKind device = DeviceKind::Auto;
+  int cudaDevice = 0;
+  /// Kernel and tuning caches; empty: $NORMC_CACHE_DIR, else
+  /// $XDG_CACHE_HOME/normc, else ~/.cache/normc.
+  std::string cacheDir;
+  /// 1: measure the schedule candidates of each new shape; 0: heuristic
+  /// schedule; -1 (default): $NORMC_AUTOTUNE if set, else on for CUDA and
+  /// off for the CPU device.
+  int autotune = -1;
+};
+
+/// Pointers are device pointers on CUDA and host pointers on the CPU
+/// device, of the spec's types. Strides are in elements; 0 means d.
+struct ForwardArgs {
+  int64_t rows = 0, d = 0;
+  const void *x = nullptr;
+  int64_t xStride = 0;
+  const void *residual = nullptr; // with residual_add
+  int64_t residualStride = 0;
+  const void *gamma = nullptr; // with gain
+  const void *beta = nullptr;  // with bias
+  void *y = nullptr;
+  int64_t yStride = 0;
+  void *residualOut = nullptr; // with residual_add
+  int64_t residualOutStride = 0;
+  float *mean = nullptr; // with save_stats and center
+  float *rstd = nullptr; // with save_stats and scale
+};
+
+/// One measured schedule candidate.
+struct TuneResult {
+  std::string schedule;
+  double milliseconds = 0; // median; < 0 when it could not run
+  std::string note;        // why it could not run
+};
+
+struct TuneReport {
+  std::vector<TuneResult> candidates;
+  std::string winner;
+  bool fromDatabase = false; // an earlier process had tuned this shape
+};
+
+struct NormState;
+
+/// A loaded spec. Copies share their state.
+class Norm {
+public:
+  const std::string &name() const;
+  DeviceKind device() const;
+
+  /// Runs the forward kernel for a.rows x a.d on `stream` (a CUstream;
+  /// null: the default stream; ignored on the CPU device, which finishes
+  /// before returning).
+  void forward(const ForwardArgs &a, void *stream = nullptr) const;
+
+  /// Makes the kernel for (d, rows) ready without running it; returns its
+  /// schedule.
+  std::string prepare(int64_t d, int64_t rows) const;
+
+  /// Measures every candidate for (d, rows), stores the winner in the
+  /// tuning database and uses it from now on.
+  TuneReport tune(int64_t d, int64_t rows) const;
+
+  /// Made by Runtime::load*.
+  explicit Norm(std::shared_ptr<NormState> state);
+
+private:
+  std::shared_ptr<NormState> state;
+};
+
+struct RuntimeState;
+
+class Runtime {
+public:
+  explicit Runtime(const RuntimeOptions &options = {});
+  DeviceKind device() const;
+  /// "cpu" or the GPU's name and architecture.
+  std::string deviceName() const;
+
+  /// JIT from a spec (needs a build with the compiler).
+  Norm loadSpecFile(const std::string &path);
+  Norm loadSpecString(const std::string &toml,
+                      const std::string &fileName = "<string>");
+  /// From a kernel pack (`normc compile --emit=pack -o DIR`).
+  Norm loadPack(const std::string &dir);
+
+  /// Whether this build can JIT from specs (false for the runtime-only
+  /// build, which loads packs).
+  static bool canCompileSpecs();
+
+private:
+  std::shared_ptr<RuntimeState> state;
+};
+
+} // namespace normc
+
+#endif // NORMC_NORMC_H

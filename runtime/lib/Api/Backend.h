@@ -1,0 +1,57 @@
+//===- Backend.h - Compile, load, launch and time on one device -----------===//
+#ifndef NORMC_LIB_API_BACKEND_H
+#define NORMC_LIB_API_BACKEND_H
+
+#include "KernelSource.h"
+#include "normc/Runtime/KernelArgs.h"
+#include "normc/normc.h"
+
+#include <memory>
+#include <string>
+
+namespace normc::api {
+
+/// A kernel compiled and loaded on a device.
+class LoadedKernel {
+public:
+  virtual ~LoadedKernel() = default;
+  const KernelLaunchInfo &info() const { return launchInfo; }
+
+protected:
+  explicit LoadedKernel(KernelLaunchInfo info) : launchInfo(std::move(info)) {}
+
+private:
+  KernelLaunchInfo launchInfo;
+};
+
+class Backend {
+public:
+  virtual ~Backend() = default;
+  virtual DeviceKind kind() const = 0;
+  /// Names the device and everything that changes its timings or binaries
+  /// (GPU name, driver and NVRTC versions): the tuning database's key.
+  virtual std::string deviceKey() const = 0;
+  virtual std::string deviceName() const = 0;
+  /// Throws normc::Error, e.g. when the kernel needs more shared memory
+  /// than the device has for this d.
+  virtual std::shared_ptr<LoadedKernel> load(const Candidate &candidate,
+                                             const std::string &canonicalSpec,
+                                             int64_t d) = 0;
+  virtual void launch(const LoadedKernel &kernel, const KernelArgs &args,
+                      void *stream) = 0;
+  /// Median time in milliseconds of the kernel on (rows, d) scratch data.
+  virtual double measure(const LoadedKernel &kernel, int64_t rows,
+                         int64_t d) = 0;
+};
+
+std::unique_ptr<Backend> makeCpuBackend();
+/// Throws normc::Error when no GPU can be used.
+std::unique_ptr<Backend> makeCudaBackend(int ordinal,
+                                         const std::string &cacheDir);
+
+/// Bytes of each kernel parameter's buffer for (rows, d) (0 for integers).
+size_t bufferBytes(const KernelParam &param, int64_t rows, int64_t d);
+
+} // namespace normc::api
+
+#endif // NORMC_LIB_API_BACKEND_H

@@ -1,0 +1,73 @@
+//===- JitSource.cpp - Kernels JIT-compiled from a spec -------------------===//
+//
+// Emitted kernels are cached on disk by (canonical spec, d, schedule, normc
+// version), so a later process skips the MLIR pipeline entirely.
+//
+//===----------------------------------------------------------------------===//
+#include "KernelSource.h"
+#include "normc/normc.h"
+
+#ifdef NORMC_HAVE_COMPILER
+#include "normc/Frontend/SpecCompiler.h"
+#include "normc/Runtime/DiskCache.h"
+#include "normc/Runtime/Version.h"
+#endif
+
+using namespace normc;
+using namespace normc::api;
+
+#ifdef NORMC_HAVE_COMPILER
+namespace {
+class JitSource : public KernelSource {
+public:
+  JitSource(dsl::Spec spec, const std::string &cacheDir)
+      : specModel(std::move(spec)), canonical(specModel.canonical()),
+        emitted(cacheDir, "source") {}
+
+  const dsl::Spec &spec() const override { return specModel; }
+
+  std::vector<Schedule> schedules(int64_t d) const override {
+    return scheduleCandidates(getScheduleProblem(specModel, d));
+  }
+
+  Candidate kernel(int64_t d, const Schedule &schedule) const override {
+    std::string key = cache::KeyBuilder()
+                          .add("spec", canonical)
+                          .add("d", std::to_string(d))
+                          .add("schedule", schedule.str())
+                          .add("normc", kVersion)
+                          .hex();
+    if (std::optional<std::string> hit = emitted.get(key)) {
+      size_t eol = hit->find('\n');
+      if (eol != std::string::npos)
+        if (auto info = kernelInfoFromText(hit->substr(0, eol)))
+          return {schedule, hit->substr(eol + 1), *info};
+    }
+    std::string errors;
+    std::optional<EmittedKernel> kernel =
+        emitSpecKernel(specModel, d, schedule, errors);
+    if (!kernel)
+      throw Error("cannot compile '" + specModel.name.value + "' for d = " +
+                  std::to_string(d) + " with " + schedule.str() + ":\n" +
+                  errors);
+    emitted.put(key, toText(kernel->info) + "\n" + kernel->source);
+    return {schedule, std::move(kernel->source), std::move(kernel->info)};
+  }
+
+private:
+  dsl::Spec specModel;
+  std::string canonical;
+  cache::DiskCache emitted;
+};
+} // namespace
+
+std::unique_ptr<KernelSource> api::makeJitSource(dsl::Spec spec,
+                                                 const std::string &cacheDir) {
+  return std::make_unique<JitSource>(std::move(spec), cacheDir);
+}
+#else
+std::unique_ptr<KernelSource> api::makeJitSource(dsl::Spec,
+                                                 const std::string &) {
+  return nullptr;
+}
+#endif

@@ -1,0 +1,46 @@
+//===- KernelSource.h - Where a Norm's kernels come from ------------------===//
+//
+// A spec JIT-compiled by the compiler (JitSource.cpp, in builds with LLVM)
+// or a kernel pack (PackSource.cpp): either way, the schedule candidates for
+// a hidden size d and the emitted kernel of each.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NORMC_LIB_API_KERNELSOURCE_H
+#define NORMC_LIB_API_KERNELSOURCE_H
+
+#include "normc/Dsl/Spec.h"
+#include "normc/Runtime/KernelInfo.h"
+#include "normc/Runtime/Pack.h"
+#include "normc/Runtime/Schedule.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace normc::api {
+
+struct Candidate {
+  Schedule schedule;
+  std::string source;
+  KernelLaunchInfo info;
+};
+
+class KernelSource {
+public:
+  virtual ~KernelSource() = default;
+  virtual const dsl::Spec &spec() const = 0;
+  /// The candidates for d, the heuristic default first. Throws normc::Error
+  /// when d cannot be served (a pack specialized for another d).
+  virtual std::vector<Schedule> schedules(int64_t d) const = 0;
+  /// The kernel of one candidate; throws normc::Error.
+  virtual Candidate kernel(int64_t d, const Schedule &schedule) const = 0;
+};
+
+std::unique_ptr<KernelSource> makePackSource(Pack pack, dsl::Spec spec);
+/// Null in builds without the compiler.
+std::unique_ptr<KernelSource> makeJitSource(dsl::Spec spec,
+                                            const std::string &cacheDir);
+
+} // namespace normc::api
+
+#endif // NORMC_LIB_API_KERNELSOURCE_H

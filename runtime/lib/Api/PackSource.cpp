@@ -1,0 +1,43 @@
+//===- PackSource.cpp - Kernels from a kernel pack ------------------------===//
+#include "KernelSource.h"
+#include "normc/normc.h"
+
+using namespace normc;
+using namespace normc::api;
+
+namespace {
+class PackSource : public KernelSource {
+public:
+  PackSource(Pack pack, dsl::Spec spec)
+      : pack(std::move(pack)), specModel(std::move(spec)) {}
+
+  const dsl::Spec &spec() const override { return specModel; }
+
+  std::vector<Schedule> schedules(int64_t d) const override {
+    if (pack.cols && *pack.cols != d)
+      throw Error("the pack for '" + specModel.name.value +
+                  "' is specialized for d = " + std::to_string(*pack.cols) +
+                  ", not d = " + std::to_string(d) +
+                  "; make one without --cols for any d");
+    std::vector<Schedule> out;
+    for (const PackCandidate &c : pack.candidates)
+      out.push_back(c.schedule);
+    return out;
+  }
+
+  Candidate kernel(int64_t d, const Schedule &schedule) const override {
+    for (const PackCandidate &c : pack.candidates)
+      if (c.schedule == schedule)
+        return {c.schedule, c.source, c.info};
+    throw Error("the pack has no kernel for schedule " + schedule.str());
+  }
+
+private:
+  Pack pack;
+  dsl::Spec specModel;
+};
+} // namespace
+
+std::unique_ptr<KernelSource> api::makePackSource(Pack pack, dsl::Spec spec) {
+  return std::make_unique<PackSource>(std::move(pack), std::move(spec));
+}

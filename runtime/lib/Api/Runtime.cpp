@@ -1,0 +1,244 @@
+//===- Runtime.cpp - normc::Runtime and normc::Norm -----------------------===//
+#include "Backend.h"
+#include "KernelSource.h"
+#include "Tuner.h"
+#include "normc/Runtime/CudaDriver.h"
+#include "normc/Runtime/DiskCache.h"
+#include "normc/normc.h"
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+
+using namespace normc;
+using namespace normc::api;
+
+namespace normc {
+
+struct RuntimeState {
+  std::string cacheDir;
+  std::shared_ptr<Backend> backend;
+  bool autotune = false;
+  std::shared_ptr<TuningDatabase> tuning;
+};
+
+struct NormState {
+  std::shared_ptr<RuntimeState> runtime;
+  std::unique_ptr<KernelSource> source;
+  std::string canonical;
+
+  /// The kernel per (d, rows bucket). Lookups share the lock; the first
+  /// use of a shape compiles (and maybe tunes) under `compiling`, one shape
+  /// at a time per Norm.
+  mutable std::shared_mutex mutex;
+  mutable std::mutex compiling;
+  mutable std::map<std::pair<int64_t, int64_t>, std::shared_ptr<LoadedKernel>>
+      kernels;
+  mutable std::map<std::pair<int64_t, int64_t>, std::string> schedules;
+
+  std::shared_ptr<LoadedKernel> kernelFor(int64_t d, int64_t rows) const;
+  std::shared_ptr<LoadedKernel> find(std::pair<int64_t, int64_t> key) const {
+    std::shared_lock lock(mutex);
+    auto it = kernels.find(key);
+    return it == kernels.end() ? nullptr : it->second;
+  }
+  void keep(std::pair<int64_t, int64_t> key, std::shared_ptr<LoadedKernel> k,
+            std::string schedule) const {
+    std::unique_lock lock(mutex);
+    kernels[key] = std::move(k);
+    schedules[key] = std::move(schedule);
+  }
+};
+
+} // namespace normc
+
+std::shared_ptr<LoadedKernel> NormState::kernelFor(int64_t d,
+                                                   int64_t rows) const {
+  std::pair<int64_t, int64_t> key{d, rowsBucket(rows)};
+  if (auto hit = find(key))
+    return hit;
+  std::lock_guard serialize(compiling);
+  if (auto hit = find(key))
+    return hit;
+  Backend &backend = *runtime->backend;
+  std::string deviceKey = backend.deviceKey();
+  // An earlier winner from the tuning database, then tuning, then the
+  // heuristic default.
+  if (std::optional<Schedule> known =
+          runtime->tuning->lookup(deviceKey, canonical, d, rows)) {
+    try {
+      auto kernel = backend.load(source->kernel(d, *known), canonical, d);
+      keep(key, kernel, known->str());
+      return kernel;
+    } catch (const Error &) {
+      // A stale entry (another pack, a changed device): choose anew.
+    }
+  }
+  if (runtime->autotune) {
+    std::shared_ptr<LoadedKernel> winner;
+    TuneReport report =
+        tuneCandidates(backend, *source, canonical, d, rows, winner);
+    runtime->tuning->store(deviceKey, canonical, d, rows,
+                           *Schedule::parse(report.winner));
+    keep(key, winner, report.winner);
+    return winner;
+  }
+  Schedule chosen = source->schedules(d).front();
+  auto kernel = backend.load(source->kernel(d, chosen), canonical, d);
+  keep(key, kernel, chosen.str());
+  return kernel;
+}
+
+//===----------------------------------------------------------------------===//
+// Norm
+//===----------------------------------------------------------------------===//
+
+Norm::Norm(std::shared_ptr<NormState> state) : state(std::move(state)) {}
+
+const std::string &Norm::name() const {
+  return state->source->spec().name.value;
+}
+
+DeviceKind Norm::device() const { return state->runtime->backend->kind(); }
+
+std::string Norm::prepare(int64_t d, int64_t rows) const {
+  if (d < 1 || rows < 0)
+    throw Error("invalid shape [" + std::to_string(rows) + ", " +
+                std::to_string(d) + "]");
+  state->kernelFor(d, rows);
+  std::shared_lock lock(state->mutex);
+  return state->schedules.at({d, rowsBucket(rows)});
+}
+
+void Norm::forward(const ForwardArgs &a, void *stream) const {
+  if (a.d < 1 || a.rows < 0)
+    throw Error("invalid shape [" + std::to_string(a.rows) + ", " +
+                std::to_string(a.d) + "]");
+  std::shared_ptr<LoadedKernel> kernel = state->kernelFor(a.d, a.rows);
+  KernelArgs args;
+  args.rows = a.rows;
+  args.cols = a.d;
+  auto buffer = [&](const char *name, const void *p) {
+    if (p)
+      args.buffers[name] = const_cast<void *>(p);
+  };
+  buffer("x", a.x);
+  buffer("residual", a.residual);
+  buffer("gamma", a.gamma);
+  buffer("beta", a.beta);
+  buffer("y", a.y);
+  buffer("residual_out", a.residualOut);
+  buffer("mean", a.mean);
+  buffer("rstd", a.rstd);
+  auto stride = [&](const char *name, int64_t s) {
+    if (s)
+      args.strides[name] = s;
+  };
+  stride("x", a.xStride);
+  stride("residual", a.residualStride);
+  stride("y", a.yStride);
+  stride("residual_out", a.residualOutStride);
+  try {
+    state->runtime->backend->launch(*kernel, args, stream);
+  } catch (const std::invalid_argument &error) {
+    throw Error(name() + ": " + error.what());
+  }
+}
+
+TuneReport Norm::tune(int64_t d, int64_t rows) const {
+  std::lock_guard serialize(state->compiling);
+  std::shared_ptr<LoadedKernel> winner;
+  TuneReport report = tuneCandidates(*state->runtime->backend, *state->source,
+                                     state->canonical, d, rows, winner);
+  state->runtime->tuning->store(state->runtime->backend->deviceKey(),
+                                state->canonical, d, rows,
+                                *Schedule::parse(report.winner));
+  state->keep({d, rowsBucket(rows)}, winner, report.winner);
+  return report;
+}
+
+//===----------------------------------------------------------------------===//
+// Runtime
+//===----------------------------------------------------------------------===//
+
+static bool autotuneDefault(const RuntimeOptions &options, DeviceKind kind) {
+  if (options.autotune >= 0)
+    return options.autotune > 0;
+  if (const char *env = std::getenv("NORMC_AUTOTUNE"))
+    return std::string(env) != "0";
+  return kind == DeviceKind::Cuda;
+}
+
+Runtime::Runtime(const RuntimeOptions &options)
+    : state(std::make_shared<RuntimeState>()) {
+  state->cacheDir =
+      options.cacheDir.empty() ? cache::defaultCacheDir() : options.cacheDir;
+  DeviceKind kind = options.device;
+  if (kind == DeviceKind::Auto)
+    kind = cuda::available() ? DeviceKind::Cuda : DeviceKind::Cpu;
+  state->backend = kind == DeviceKind::Cuda
+                       ? makeCudaBackend(options.cudaDevice, state->cacheDir)
+                       : makeCpuBackend();
+  state->autotune = autotuneDefault(options, kind);
+  state->tuning = std::make_shared<TuningDatabase>(state->cacheDir);
+}
+
+DeviceKind Runtime::device() const { return state->backend->kind(); }
+std::string Runtime::deviceName() const { return state->backend->deviceName(); }
+
+static dsl::Spec specOrThrow(dsl::SpecParseResult result) {
+  if (!result.spec) {
+    std::string message;
+    for (const dsl::Diagnostic &d : result.diagnostics)
+      if (d.severity == dsl::Severity::Error)
+        message += (message.empty() ? "" : "\n") + d.str();
+    throw Error(message);
+  }
+  return std::move(*result.spec);
+}
+
+static Norm makeNorm(const std::shared_ptr<RuntimeState> &runtime,
+                     std::unique_ptr<KernelSource> source) {
+  auto state = std::make_shared<NormState>();
+  state->runtime = runtime;
+  state->canonical = source->spec().canonical();
+  state->source = std::move(source);
+  return Norm(state);
+}
+
+bool Runtime::canCompileSpecs() {
+  return makeJitSource(dsl::Spec(), "") != nullptr;
+}
+
+static void requireCompiler(const std::string &what) {
+  if (!Runtime::canCompileSpecs())
+    throw Error("this normc runtime was built without the compiler: load a "
+                "kernel pack (normc compile --emit=pack) instead of '" +
+                what + "'");
+}
+
+Norm Runtime::loadSpecFile(const std::string &path) {
+  requireCompiler(path);
+  dsl::Spec spec = specOrThrow(dsl::parseSpecFile(path));
+  return makeNorm(state, makeJitSource(std::move(spec), state->cacheDir));
+}
+
+Norm Runtime::loadSpecString(const std::string &toml,
+                             const std::string &fileName) {
+  requireCompiler(fileName);
+  dsl::Spec spec = specOrThrow(dsl::parseSpecString(toml, fileName));
+  return makeNorm(state, makeJitSource(std::move(spec), state->cacheDir));
+}
+
+Norm Runtime::loadPack(const std::string &dir) {
+  Pack pack;
+  try {
+    pack = readPack(dir);
+  } catch (const PackError &error) {
+    throw Error(error.what());
+  }
+  dsl::Spec spec =
+      specOrThrow(dsl::parseSpecString(pack.specToml, dir + "/spec.toml"));
+  return makeNorm(state, makePackSource(std::move(pack), std::move(spec)));
+}

@@ -1,0 +1,43 @@
+//===- Tuner.h - Choose a schedule per shape, and remember it -------------===//
+#ifndef NORMC_LIB_API_TUNER_H
+#define NORMC_LIB_API_TUNER_H
+
+#include "Backend.h"
+#include "normc/Runtime/DiskCache.h"
+
+namespace normc::api {
+
+/// Rows are tuned in buckets: the next power of two, from 1 to 65536.
+int64_t rowsBucket(int64_t rows);
+
+/// The tuning database: one entry per (device, spec, d, rows bucket, normc
+/// version), holding the winning schedule, in the disk cache's "tuning"
+/// folder, so that processes share it without locks.
+class TuningDatabase {
+public:
+  explicit TuningDatabase(const std::string &cacheDir);
+  std::optional<Schedule> lookup(const std::string &deviceKey,
+                                 const std::string &canonicalSpec, int64_t d,
+                                 int64_t rows) const;
+  void store(const std::string &deviceKey, const std::string &canonicalSpec,
+             int64_t d, int64_t rows, const Schedule &winner) const;
+
+private:
+  std::string key(const std::string &deviceKey,
+                  const std::string &canonicalSpec, int64_t d,
+                  int64_t rows) const;
+  cache::DiskCache entries;
+};
+
+/// Measures each schedule (those that fail to compile or load are reported
+/// and skipped); `winner` is the fastest, or the first (the heuristic
+/// default) when none could be measured. `kernels` receives the loaded
+/// winner.
+TuneReport tuneCandidates(Backend &backend, const KernelSource &source,
+                          const std::string &canonicalSpec, int64_t d,
+                          int64_t rows,
+                          std::shared_ptr<LoadedKernel> &winnerKernel);
+
+} // namespace normc::api
+
+#endif // NORMC_LIB_API_TUNER_H
