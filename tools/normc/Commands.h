@@ -8,6 +8,7 @@ namespace normc::tool {
 int runCheck(int argc, char **argv);
 int runCompile(int argc, char **argv);
 int runRun(int argc, char **argv);
+int runTune(int argc, char **argv);
 } // namespace normc::tool
 
 #endif // NORMC_TOOLS_NORMC_COMMANDS_H

@@ -16,6 +16,8 @@ usage:
   normc run     SPEC.toml --x X.npy [--residual R.npy] [--gamma G.npy]
                 [--beta B.npy] --out DIR [--device=auto|cpu|cuda] [--check]
                                           run the generated kernel on .npy data
+  normc tune    SPEC.toml --cols=D --rows=R [--device=auto|cpu|cuda]
+                                          measure every schedule, keep the best
   normc --version
   normc COMMAND --help                    options of one command
 
@@ -52,7 +54,9 @@ int main(int argc, char **argv) {
     return normc::tool::runCompile(argc - 2, argv + 2);
   if (!std::strcmp(command, "run"))
     return normc::tool::runRun(argc - 2, argv + 2);
+  if (!std::strcmp(command, "tune"))
+    return normc::tool::runTune(argc - 2, argv + 2);
   normc::tool::usageError(std::string("unknown command '") + command +
-                          "'; expected check, compile or run");
+                          "'; expected check, compile, run or tune");
   return normc::tool::kExitUsage;
 }

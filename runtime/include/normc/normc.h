@@ -18,6 +18,7 @@
 #define NORMC_NORMC_H
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -97,8 +98,11 @@ public:
   std::string prepare(int64_t d, int64_t rows) const;
 
   /// Measures every candidate for (d, rows), stores the winner in the
-  /// tuning database and uses it from now on.
-  TuneReport tune(int64_t d, int64_t rows) const;
+  /// tuning database and uses it from now on. `progress` hears of each
+  /// candidate as it is measured.
+  TuneReport tune(int64_t d, int64_t rows,
+                  const std::function<void(const TuneResult &)> &progress =
+                      {}) const;
 
   /// Made by Runtime::load*.
   explicit Norm(std::shared_ptr<NormState> state);

@@ -44,7 +44,9 @@ void TuningDatabase::store(const std::string &deviceKey,
 TuneReport api::tuneCandidates(Backend &backend, const KernelSource &source,
                                const std::string &canonicalSpec, int64_t d,
                                int64_t rows,
-                               std::shared_ptr<LoadedKernel> &winnerKernel) {
+                               std::shared_ptr<LoadedKernel> &winnerKernel,
+                               const std::function<void(const TuneResult &)>
+                                   &progress) {
   TuneReport report;
   double best = -1;
   int64_t bucket = rowsBucket(rows);
@@ -62,6 +64,8 @@ TuneReport api::tuneCandidates(Backend &backend, const KernelSource &source,
     } catch (const Error &error) {
       result.note = error.what();
     }
+    if (progress)
+      progress(result);
     report.candidates.push_back(std::move(result));
   }
   if (report.winner.empty())

@@ -36,7 +36,9 @@ private:
 TuneReport tuneCandidates(Backend &backend, const KernelSource &source,
                           const std::string &canonicalSpec, int64_t d,
                           int64_t rows,
-                          std::shared_ptr<LoadedKernel> &winnerKernel);
+                          std::shared_ptr<LoadedKernel> &winnerKernel,
+                          const std::function<void(const TuneResult &)>
+                              &progress = {});
 
 } // namespace normc::api
 

@@ -1,0 +1,143 @@
+//===- PackTest.cpp - Kernel packs and launch facts as text ---------------===//
+#include "normc/Runtime/Pack.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+using namespace normc;
+namespace fs = std::filesystem;
+
+namespace {
+
+KernelLaunchInfo sampleInfo() {
+  KernelLaunchInfo info;
+  info.name = "llama";
+  info.cols = 4096;
+  info.blockSize = 128;
+  info.rowsPerBlock = 1;
+  info.vectorWidth = 8;
+  info.sharedRowElementBytes = {2, 4};
+  using Kind = KernelParam::Kind;
+  info.params = {{Kind::Rows, "x", "bf16", false},
+                 {Kind::RowStride, "x_stride", "", false},
+                 {Kind::Stats, "rstd", "f32", true},
+                 {Kind::RowCount, "rows", "", false},
+                 {Kind::Cols, "cols", "", false}};
+  return info;
+}
+
+bool sameInfo(const KernelLaunchInfo &a, const KernelLaunchInfo &b) {
+  if (a.params.size() != b.params.size())
+    return false;
+  for (size_t i = 0; i < a.params.size(); ++i)
+    if (a.params[i].kind != b.params[i].kind ||
+        a.params[i].name != b.params[i].name ||
+        a.params[i].elementType != b.params[i].elementType ||
+        a.params[i].written != b.params[i].written)
+      return false;
+  return a.name == b.name && a.cols == b.cols && a.blockSize == b.blockSize &&
+         a.rowsPerBlock == b.rowsPerBlock && a.vectorWidth == b.vectorWidth &&
+         a.sharedRowElementBytes == b.sharedRowElementBytes;
+}
+
+class PackTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/normc-pack-test-XXXXXX";
+    root = mkdtemp(pattern);
+  }
+  void TearDown() override { fs::remove_all(root); }
+  fs::path root;
+};
+
+TEST(KernelInfoText, RoundTrips) {
+  KernelLaunchInfo info = sampleInfo();
+  std::optional<KernelLaunchInfo> back = kernelInfoFromText(toText(info));
+  ASSERT_TRUE(back);
+  EXPECT_TRUE(sameInfo(info, *back)) << toText(*back);
+  info.cols.reset();
+  info.sharedRowElementBytes.clear();
+  back = kernelInfoFromText(toText(info));
+  ASSERT_TRUE(back);
+  EXPECT_TRUE(sameInfo(info, *back)) << toText(*back);
+}
+
+TEST(KernelInfoText, MalformedIsRejected) {
+  for (const char *text :
+       {"", "name=k", "name=k cols=abc block=1 rows_per_block=1 "
+                      "vector_width=1 shared= params=x:rows:f32:r",
+        "name=k cols=1 block=1 rows_per_block=1 vector_width=1 shared= "
+        "params=x:bogus:f32:r",
+        "name=k cols=1 block=1 rows_per_block=1 vector_width=1 color=red "
+        "params=x:rows:f32:r"})
+    EXPECT_FALSE(kernelInfoFromText(text)) << text;
+}
+
+TEST_F(PackTest, WritesAndReadsBack) {
+  Pack pack;
+  pack.normcVersion = "9.9";
+  pack.specToml = "name = \"llama\"\n";
+  pack.cols = 4096;
+  pack.candidates = {{{1, 128, 8, "registers"}, "// one\n", sampleInfo()},
+                     {{4, 32, 4, "global"}, "// two\n", sampleInfo()}};
+  std::string dir = (root / "pack").string();
+  writePack(dir, pack);
+  Pack back = readPack(dir);
+  EXPECT_EQ(back.normcVersion, "9.9");
+  EXPECT_EQ(back.specToml, pack.specToml);
+  EXPECT_EQ(back.cols, 4096);
+  ASSERT_EQ(back.candidates.size(), 2u);
+  EXPECT_EQ(back.candidates[1].schedule, pack.candidates[1].schedule);
+  EXPECT_EQ(back.candidates[1].source, "// two\n");
+  EXPECT_TRUE(sameInfo(back.candidates[0].info, sampleInfo()));
+
+  // Writing again replaces the pack as a whole; nothing else is left over.
+  pack.candidates.pop_back();
+  writePack(dir, pack);
+  EXPECT_EQ(readPack(dir).candidates.size(), 1u);
+  EXPECT_FALSE(fs::exists(root / "pack" / "candidate-1.cu"));
+  EXPECT_EQ(std::distance(fs::directory_iterator(root),
+                          fs::directory_iterator()),
+            1);
+}
+
+TEST_F(PackTest, RefusesToReplaceAFolderThatIsNotAPack) {
+  fs::create_directories(root / "data");
+  std::ofstream(root / "data" / "precious.txt") << "keep me";
+  Pack pack;
+  pack.candidates = {{{1, 32, 1, "global"}, "", sampleInfo()}};
+  EXPECT_THROW(writePack((root / "data").string(), pack), PackError);
+  EXPECT_TRUE(fs::exists(root / "data" / "precious.txt"));
+}
+
+TEST_F(PackTest, BadPacksAreNamedErrors) {
+  auto messageOf = [&](const std::string &dir) {
+    try {
+      readPack(dir);
+    } catch (const PackError &error) {
+      return std::string(error.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(messageOf((root / "missing").string()).find("cannot read"),
+            std::string::npos);
+  fs::create_directories(root / "bad");
+  std::ofstream(root / "bad" / "manifest.txt") << "hello\n";
+  EXPECT_NE(messageOf((root / "bad").string())
+                .find("manifest.txt:1: not a normc pack"),
+            std::string::npos);
+  std::ofstream(root / "bad" / "manifest.txt")
+      << "normc-pack 1\ncandidate gone.cu rows_per_block=1,threads_per_row="
+         "32,vector_width=1,row_storage=global\n";
+  EXPECT_NE(messageOf((root / "bad").string()).find("gone.cu: cannot read"),
+            std::string::npos);
+  std::ofstream(root / "bad" / "manifest.txt")
+      << "normc-pack 1\ncandidate ../x.cu rows_per_block=1\n";
+  EXPECT_NE(messageOf((root / "bad").string()).find("bad candidate line"),
+            std::string::npos);
+}
+
+} // namespace

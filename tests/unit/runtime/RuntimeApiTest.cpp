@@ -1,0 +1,242 @@
+//===- RuntimeApiTest.cpp - The public API on the CPU device --------------===//
+//
+// JIT, caches (hit, miss, corruption, layout-insensitive keys, concurrent
+// processes), the tuning database and its reuse, packs, and errors.
+//
+//===----------------------------------------------------------------------===//
+#include "normc/Runtime/HostData.h"
+#include "normc/normc.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace normc;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char kRmsNorm[] = R"(name = "tiny_rmsnorm"
+[statistics]
+center = false
+[epsilon]
+value = 1e-6
+)";
+
+// Same meaning, other layout and comments.
+const char kRmsNormReformatted[] = R"(# a comment
+name = "tiny_rmsnorm"   # trailing comment
+
+[epsilon]
+value = 0.000001
+
+[statistics]
+center = false
+scale = true
+)";
+
+class RuntimeApi : public ::testing::Test {
+protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/normc-api-test-XXXXXX";
+    cacheDir = mkdtemp(pattern);
+  }
+  void TearDown() override { fs::remove_all(cacheDir); }
+
+  RuntimeOptions cpu(int autotune = 0) const {
+    RuntimeOptions options;
+    options.device = DeviceKind::Cpu;
+    options.cacheDir = cacheDir;
+    options.autotune = autotune;
+    return options;
+  }
+  size_t entries(const std::string &ns) const {
+    size_t n = 0;
+    if (fs::exists(cacheDir + "/" + ns))
+      for (auto &e : fs::recursive_directory_iterator(cacheDir + "/" + ns))
+        n += e.is_regular_file() && e.path().extension() == ".bin";
+    return n;
+  }
+
+  /// Runs the f32 RMSNorm on rows x d and returns the worst error against
+  /// host arithmetic, as a fraction of the f32 bound.
+  static double runAndCheck(const Norm &norm, int64_t rows, int64_t d) {
+    std::vector<float> x(rows * d), gamma(d), y(rows * d);
+    for (int64_t i = 0; i < rows * d; ++i)
+      x[i] = std::sin(0.37 * i) * 3;
+    for (int64_t i = 0; i < d; ++i)
+      gamma[i] = 1 + 0.01 * i;
+    ForwardArgs a;
+    a.rows = rows;
+    a.d = d;
+    a.x = x.data();
+    a.gamma = gamma.data();
+    a.y = y.data();
+    norm.forward(a);
+    double worst = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+      double ss = 0;
+      for (int64_t i = 0; i < d; ++i)
+        ss += double(x[r * d + i]) * x[r * d + i];
+      double rstd = 1 / std::sqrt(ss / d + 1e-6);
+      for (int64_t i = 0; i < d; ++i) {
+        double ref = x[r * d + i] * rstd * gamma[i];
+        worst = std::max(worst, std::fabs(y[r * d + i] - ref) /
+                                    (2 * 0x1p-17 * (std::fabs(ref) + 1)));
+      }
+    }
+    return worst;
+  }
+
+  std::string cacheDir;
+};
+
+TEST_F(RuntimeApi, JitRunsOnTheCpuDevice) {
+  Runtime runtime(cpu());
+  EXPECT_EQ(runtime.device(), DeviceKind::Cpu);
+  Norm norm = runtime.loadSpecString(kRmsNorm);
+  EXPECT_EQ(norm.name(), "tiny_rmsnorm");
+  EXPECT_LE(runAndCheck(norm, 5, 300), 1.0);
+  EXPECT_LE(runAndCheck(norm, 1, 7), 1.0); // a second d, a second kernel
+}
+
+TEST_F(RuntimeApi, DiskCacheIsSharedByEquivalentSpecsAndReusedAcrossRuntimes) {
+  {
+    Runtime runtime(cpu());
+    runtime.loadSpecString(kRmsNorm).prepare(64, 4);
+  }
+  EXPECT_EQ(entries("source"), 1u); // miss: emitted and stored
+  Runtime other(cpu());
+  std::string first = other.loadSpecString(kRmsNormReformatted).prepare(64, 4);
+  EXPECT_EQ(entries("source"), 1u); // hit: the same entry
+  EXPECT_EQ(first, other.loadSpecString(kRmsNorm).prepare(64, 4));
+  other.loadSpecString(kRmsNorm).prepare(65, 4);
+  EXPECT_EQ(entries("source"), 2u); // another d is another kernel
+}
+
+TEST_F(RuntimeApi, CorruptCacheEntriesAreRebuilt) {
+  Runtime(cpu()).loadSpecString(kRmsNorm).prepare(64, 4);
+  for (auto &e : fs::recursive_directory_iterator(cacheDir + "/source"))
+    if (e.is_regular_file()) {
+      fs::resize_file(e.path(), fs::file_size(e.path()) / 2);
+    }
+  Norm norm = Runtime(cpu()).loadSpecString(kRmsNorm);
+  EXPECT_LE(runAndCheck(norm, 3, 64), 1.0);
+  EXPECT_EQ(entries("source"), 1u); // written again, whole
+}
+
+TEST_F(RuntimeApi, TuningIsStoredAndReusedByLaterRuntimes) {
+  Norm tuned = Runtime(cpu()).loadSpecString(kRmsNorm);
+  std::vector<std::string> seen;
+  TuneReport report =
+      tuned.tune(64, 16, [&](const TuneResult &r) { seen.push_back(r.schedule); });
+  ASSERT_GT(report.candidates.size(), 1u);
+  EXPECT_EQ(seen.size(), report.candidates.size());
+  EXPECT_FALSE(report.winner.empty());
+  for (const TuneResult &r : report.candidates) {
+    if (r.schedule != report.winner)
+      continue;
+    for (const TuneResult &other : report.candidates) {
+      if (other.milliseconds >= 0) {
+        EXPECT_LE(r.milliseconds, other.milliseconds);
+      }
+    }
+  }
+  EXPECT_EQ(entries("tuning"), 1u);
+  // A later runtime without tuning reuses the winner for the same bucket
+  // (rows 9..16), and falls back to the heuristic elsewhere.
+  Norm later = Runtime(cpu(/*autotune=*/0)).loadSpecString(kRmsNormReformatted);
+  EXPECT_EQ(later.prepare(64, 9), report.winner);
+  EXPECT_LE(runAndCheck(later, 9, 64), 1.0);
+}
+
+TEST_F(RuntimeApi, AutotuneOnFirstUseWhenEnabled) {
+  Norm norm = Runtime(cpu(/*autotune=*/1)).loadSpecString(kRmsNorm);
+  EXPECT_LE(runAndCheck(norm, 2, 32), 1.0);
+  EXPECT_EQ(entries("tuning"), 1u);
+}
+
+TEST_F(RuntimeApi, SeveralThreadsShareOneNorm) {
+  Norm norm = Runtime(cpu()).loadSpecString(kRmsNorm);
+  std::vector<std::thread> threads;
+  std::vector<double> worst(4);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back(
+        [&, t] { worst[t] = runAndCheck(norm, 3, 100 + 31 * (t % 2)); });
+  for (std::thread &t : threads)
+    t.join();
+  for (double w : worst)
+    EXPECT_LE(w, 1.0);
+}
+
+TEST_F(RuntimeApi, TwoProcessesShareOneCacheDirectory) {
+  pid_t children[2];
+  for (pid_t &child : children) {
+    child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      try {
+        Norm norm = Runtime(cpu()).loadSpecString(kRmsNorm);
+        bool ok = true;
+        for (int64_t d : {48, 49, 50})
+          ok = ok && runAndCheck(norm, 2, d) <= 1.0;
+        _exit(ok ? 0 : 1);
+      } catch (...) {
+        _exit(2);
+      }
+    }
+  }
+  for (pid_t child : children) {
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  }
+  EXPECT_EQ(entries("source"), 3u);
+  for (auto &e : fs::recursive_directory_iterator(cacheDir))
+    EXPECT_NE(e.path().extension(), ".tmp") << e.path();
+}
+
+TEST_F(RuntimeApi, ErrorsAreMessagesNotCrashes) {
+  Runtime runtime(cpu());
+  auto messageOf = [](auto &&call) {
+    try {
+      call();
+    } catch (const Error &error) {
+      return std::string(error.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(messageOf([&] { runtime.loadSpecString("name = 3\n", "bad.toml"); })
+                .find("bad.toml:1:8: error:"),
+            std::string::npos);
+  Norm norm = runtime.loadSpecString(kRmsNorm);
+  std::vector<float> x(16), y(16);
+  ForwardArgs a;
+  a.rows = 1;
+  a.d = 16;
+  a.x = x.data();
+  a.y = y.data();
+  EXPECT_NE(messageOf([&] { norm.forward(a); }).find("needs buffer 'gamma'"),
+            std::string::npos);
+  a.d = 0;
+  EXPECT_NE(messageOf([&] { norm.forward(a); }).find("invalid shape"),
+            std::string::npos);
+  EXPECT_NE(messageOf([&] { runtime.loadPack(cacheDir + "/nope"); })
+                .find("cannot read"),
+            std::string::npos);
+  RuntimeOptions gpu = cpu();
+  gpu.device = DeviceKind::Cuda;
+  if (!std::getenv("NORMC_EXPECT_GPU")) {
+    EXPECT_NE(messageOf([&] { Runtime{gpu}; }).find("no CUDA GPU can be used"),
+              std::string::npos);
+  }
+}
+
+} // namespace

@@ -1,0 +1,79 @@
+//===- TuneCommand.cpp - normc tune ---------------------------------------===//
+#include "CommandLine.h"
+#include "Commands.h"
+
+#include "normc/normc.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace normc;
+using namespace normc::tool;
+
+static const char kTuneUsage[] = R"(usage: normc tune SPEC.toml --cols=D --rows=R [--device=auto|cpu|cuda]
+
+Measures every schedule candidate of the spec's kernel for [R, D] on the
+device (CUDA events on a GPU, wall-clock time on the CPU device), prints the
+table, and stores the winner in the tuning database that later processes
+(normc run, the runtime API) reuse. The database lives in the cache folder:
+$NORMC_CACHE_DIR, else $XDG_CACHE_HOME/normc, else ~/.cache/normc.
+)";
+
+int normc::tool::runTune(int argc, char **argv) {
+  std::optional<ParsedArgs> args =
+      parseArgs(argc, argv, 0, {"--cols", "--rows", "--device"}, {"--help"});
+  if (!args)
+    return kExitUsage;
+  if (args->has("--help")) {
+    llvm::outs() << kTuneUsage;
+    return 0;
+  }
+  if (args->positional.size() != 1) {
+    usageError("tune takes exactly one spec file");
+    return kExitUsage;
+  }
+  bool ok = true;
+  std::optional<long long> cols = parsePositive(*args, "--cols", ok);
+  std::optional<long long> rows = parsePositive(*args, "--rows", ok);
+  if (!ok)
+    return kExitUsage;
+  if (!cols || !rows) {
+    usageError("tune needs --cols=D and --rows=R");
+    return kExitUsage;
+  }
+  RuntimeOptions options;
+  std::string device = args->get("--device").value_or("auto");
+  if (device == "cpu")
+    options.device = DeviceKind::Cpu;
+  else if (device == "cuda")
+    options.device = DeviceKind::Cuda;
+  else if (device != "auto") {
+    usageError("unknown device '" + device + "'; expected auto, cpu or cuda");
+    return kExitUsage;
+  }
+  try {
+    Runtime runtime(options);
+    Norm norm = runtime.loadSpecFile(args->positional[0]);
+    llvm::outs() << "tuning " << norm.name() << " for [" << *rows << ", "
+                 << *cols << "] on " << runtime.deviceName() << "\n";
+    llvm::outs() << llvm::format("  %-72s %10s\n", "schedule", "time (ms)");
+    TuneReport report =
+        norm.tune(*cols, *rows, [](const TuneResult &result) {
+          if (result.milliseconds >= 0)
+            llvm::outs() << llvm::format("  %-72s %10.4f\n",
+                                         result.schedule.c_str(),
+                                         result.milliseconds);
+          else
+            llvm::outs() << llvm::format("  %-72s %10s  (%s)\n",
+                                         result.schedule.c_str(), "-",
+                                         result.note.c_str());
+          llvm::outs().flush();
+        });
+    llvm::outs() << "winner: " << report.winner
+                 << " (stored in the tuning database)\n";
+  } catch (const Error &error) {
+    llvm::errs() << args->positional[0] << ": error: " << error.what() << "\n";
+    return kExitError;
+  }
+  return 0;
+}
