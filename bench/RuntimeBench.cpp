@@ -45,9 +45,9 @@ void timed(benchmark::State &state, double targetSeconds, Body body) {
   auto start = std::chrono::steady_clock::now();
   for (auto _ : state)
     body();
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   state.counters["of_target"] =
       seconds / double(state.iterations()) / targetSeconds;
 }

@@ -45,17 +45,18 @@ int main(int argc, char **argv) {
   for (double &v : gamma)
     v = 1.0 + 0.1 * normal(rng);
   // The spec stores bf16: round the inputs once, here.
-  std::vector<unsigned char> xBits = normc::host::encode("bf16", x.data(), x.size());
+  std::vector<unsigned char> xBits =
+      normc::host::encode("bf16", x.data(), x.size());
   std::vector<unsigned char> gammaBits =
       normc::host::encode("bf16", gamma.data(), gamma.size());
   std::vector<unsigned char> yBits(xBits.size());
 
   try {
     normc::Runtime runtime(options);
-    normc::Norm norm = pack.empty()
-                           ? runtime.loadSpecFile(NORMC_SPECS_DIR
-                                                  "/llama_rmsnorm.toml")
-                           : runtime.loadPack(pack);
+    normc::Norm norm =
+        pack.empty()
+            ? runtime.loadSpecFile(NORMC_SPECS_DIR "/llama_rmsnorm.toml")
+            : runtime.loadPack(pack);
     std::printf("%s on %s, schedule %s\n", norm.name().c_str(),
                 runtime.deviceName().c_str(), norm.prepare(d, rows).c_str());
 
@@ -103,7 +104,6 @@ int main(int argc, char **argv) {
       ok = ok && err <= 2 * 0x1p-7 * (std::fabs(ref) + 1); // contract, bf16
     }
   }
-  std::printf("max |y - reference| = %.3g (%s)\n", worst,
-              ok ? "ok" : "FAILED");
+  std::printf("max |y - reference| = %.3g (%s)\n", worst, ok ? "ok" : "FAILED");
   return ok ? 0 : 1;
 }

@@ -9,10 +9,9 @@ using namespace normc;
 PackedArgs::PackedArgs(const KernelLaunchInfo &info, const KernelArgs &args)
     : slots(info.params.size()), pointers(info.params.size()) {
   if (info.cols && *info.cols != args.cols)
-    throw std::invalid_argument("kernel '" + info.name +
-                                "' is specialized for d = " +
-                                std::to_string(*info.cols) + ", got d = " +
-                                std::to_string(args.cols));
+    throw std::invalid_argument(
+        "kernel '" + info.name + "' is specialized for d = " +
+        std::to_string(*info.cols) + ", got d = " + std::to_string(args.cols));
   if (args.rows < 0 || args.cols < 1 || args.cols > INT32_MAX)
     throw std::invalid_argument("invalid shape [" + std::to_string(args.rows) +
                                 ", " + std::to_string(args.cols) + "]");

@@ -45,8 +45,8 @@ std::vector<std::string> split(const std::string &text, char sep) {
 
 std::string normc::toText(const KernelLaunchInfo &info) {
   std::ostringstream os;
-  os << "name=" << info.name << " cols="
-     << (info.cols ? std::to_string(*info.cols) : "runtime")
+  os << "name=" << info.name
+     << " cols=" << (info.cols ? std::to_string(*info.cols) : "runtime")
      << " block=" << info.blockSize << " rows_per_block=" << info.rowsPerBlock
      << " vector_width=" << info.vectorWidth << " shared=";
   for (size_t i = 0; i < info.sharedRowElementBytes.size(); ++i)
@@ -60,7 +60,8 @@ std::string normc::toText(const KernelLaunchInfo &info) {
   return os.str();
 }
 
-std::optional<KernelLaunchInfo> normc::kernelInfoFromText(const std::string &text) {
+std::optional<KernelLaunchInfo>
+normc::kernelInfoFromText(const std::string &text) {
   KernelLaunchInfo info;
   try {
     for (const std::string &field : split(text, ' ')) {

@@ -28,9 +28,8 @@ nvrtc::Result nvrtc::compile(const std::string &source,
     return result;
   }
   nvrtcProgram program;
-  nvrtcResult status = nvrtcCreateProgram(&program, source.c_str(),
-                                          fileName.c_str(), 0, nullptr,
-                                          nullptr);
+  nvrtcResult status = nvrtcCreateProgram(
+      &program, source.c_str(), fileName.c_str(), 0, nullptr, nullptr);
   if (status != NVRTC_SUCCESS) {
     result.error = nvrtcGetErrorString(status);
     return result;
@@ -48,8 +47,8 @@ nvrtc::Result nvrtc::compile(const std::string &source,
   for (const std::string &arg : args)
     argv.push_back(arg.c_str());
 
-  status = nvrtcCompileProgram(program, static_cast<int>(argv.size()),
-                               argv.data());
+  status =
+      nvrtcCompileProgram(program, static_cast<int>(argv.size()), argv.data());
   size_t logSize = 0;
   nvrtcGetProgramLogSize(program, &logSize);
   result.log.resize(logSize);

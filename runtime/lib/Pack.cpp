@@ -85,8 +85,7 @@ Pack normc::readPack(const std::string &dir) {
                                                  : std::string();
     if (lineNo == 1) {
       if (line != kMagic)
-        throw fail("not a normc pack (expected '" + std::string(kMagic) +
-                   "')");
+        throw fail("not a normc pack (expected '" + std::string(kMagic) + "')");
     } else if (word == "normc") {
       pack.normcVersion = rest;
     } else if (word == "cols") {

@@ -83,7 +83,8 @@ Schedule normc::defaultSchedule(const ScheduleProblem &problem) {
                                                               : "global"};
 }
 
-std::vector<Schedule> normc::scheduleCandidates(const ScheduleProblem &problem) {
+std::vector<Schedule>
+normc::scheduleCandidates(const ScheduleProblem &problem) {
   std::vector<Schedule> out = {defaultSchedule(problem)};
   auto add = [&](Schedule s) {
     if (std::find(out.begin(), out.end(), s) == out.end())
@@ -103,8 +104,7 @@ std::vector<Schedule> normc::scheduleCandidates(const ScheduleProblem &problem) 
         int64_t rows = std::max<int64_t>(1, block / threads);
         if (rows * threads % 32)
           continue;
-        if (problem.cols &&
-            divideCeil(vectors, threads) <= kMaxRegisterVectors)
+        if (problem.cols && divideCeil(vectors, threads) <= kMaxRegisterVectors)
           add({rows, threads, width, "registers"});
         add({rows, threads, width, "shared"});
         add({rows, threads, width, "global"});

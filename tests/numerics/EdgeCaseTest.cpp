@@ -83,9 +83,9 @@ TEST(EdgeCases, EveryRowStorageAndLaneOrder) {
   dsl::Spec spec = loadShippedSpec("partial_layernorm");
   spec.saveStats.value = true;
   for (const char *storage : {"registers", "shared", "global"})
-    for (cpu::LaneOrder order : {cpu::LaneOrder::Forward,
-                                 cpu::LaneOrder::Reverse,
-                                 cpu::LaneOrder::Random}) {
+    for (cpu::LaneOrder order :
+         {cpu::LaneOrder::Forward, cpu::LaneOrder::Reverse,
+          cpu::LaneOrder::Random}) {
       RunOptions options = defaults();
       options.schedule.rowStorage = storage;
       options.schedule.threadsPerRow = 64;

@@ -23,8 +23,7 @@ double worstOverOrders(const dsl::Spec &spec, const CaseData &data,
                        std::string (*mutate)(const std::string &),
                        bool specialize = true) {
   double worst = 0;
-  for (cpu::LaneOrder order : {cpu::LaneOrder::Forward,
-                               cpu::LaneOrder::Reverse,
+  for (cpu::LaneOrder order : {cpu::LaneOrder::Forward, cpu::LaneOrder::Reverse,
                                cpu::LaneOrder::Random}) {
     RunOptions options;
     options.specialize = specialize;

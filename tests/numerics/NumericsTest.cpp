@@ -36,20 +36,17 @@ class Summary : public ::testing::Environment {
                 w.cases, w.fraction, w.where.c_str());
   }
 };
-const auto *const summary =
-    ::testing::AddGlobalTestEnvironment(new Summary);
+const auto *const summary = ::testing::AddGlobalTestEnvironment(new Summary);
 
-const char *const kSpecs[] = {"layernorm",         "llama_rmsnorm",
-                              "gemma_rmsnorm",     "prmsnorm",
-                              "t5_rmsnorm",        "fused_add_rmsnorm",
-                              "partial_layernorm"};
+const char *const kSpecs[] = {
+    "layernorm",  "llama_rmsnorm",     "gemma_rmsnorm",    "prmsnorm",
+    "t5_rmsnorm", "fused_add_rmsnorm", "partial_layernorm"};
 const dsl::DType kInputs[] = {dsl::DType::F32, dsl::DType::F16,
                               dsl::DType::BF16};
 const int64_t kCols[] = {1, 7, 64, 127, 1000, 4096, 4097, 12288, 65536};
 const int64_t kRows[] = {0, 1, 3, 257};
-const cpu::LaneOrder kOrders[] = {cpu::LaneOrder::Forward,
-                                  cpu::LaneOrder::Reverse,
-                                  cpu::LaneOrder::Random};
+const cpu::LaneOrder kOrders[] = {
+    cpu::LaneOrder::Forward, cpu::LaneOrder::Reverse, cpu::LaneOrder::Random};
 
 using Param = std::tuple<const char *, dsl::DType, bool>;
 
@@ -74,10 +71,9 @@ TEST_P(Numerics, MeetsTheBound) {
       ++index;
       Grade grade = runAndGrade(spec, data, options);
       char where[200];
-      std::snprintf(where, sizeof where, "%s input=%s d=%lld%s rows=%lld",
-                    name, std::string(dsl::toString(input)).c_str(),
-                    (long long)d, specialize ? "" : " (run-time d)",
-                    (long long)rows);
+      std::snprintf(where, sizeof where, "%s input=%s d=%lld%s rows=%lld", name,
+                    std::string(dsl::toString(input)).c_str(), (long long)d,
+                    specialize ? "" : " (run-time d)", (long long)rows);
       std::printf("  %-58s %s\n", where, grade.str().c_str());
       EXPECT_LE(grade.worst(), 1.0) << where << ": " << grade.str();
       Worst &w = worstOverall();

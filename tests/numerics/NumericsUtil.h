@@ -29,8 +29,8 @@ struct CaseData {
 
 /// x, residual ~ N(0, scale), gamma ~ N(1, 0.1), beta ~ N(0, 0.1), rounded
 /// to the spec's types; rows of x and residual are `xStride` apart.
-CaseData makeCase(const dsl::Spec &spec, int64_t rows, int64_t d,
-                  uint64_t seed, double scale = 1.0, int64_t xStride = 0);
+CaseData makeCase(const dsl::Spec &spec, int64_t rows, int64_t d, uint64_t seed,
+                  double scale = 1.0, int64_t xStride = 0);
 
 /// Worst error fraction per output (y, residual_out, mean, rstd).
 struct Grade {

@@ -12,16 +12,10 @@ prints FILE:LINE:COL: error: ... for each problem and exits 1.
 )";
 
 int normc::tool::runCheck(int argc, char **argv) {
-  std::optional<ParsedArgs> args = parseArgs(argc, argv, 0, {}, {"--help"});
+  int exitCode = 0;
+  std::optional<ParsedArgs> args =
+      parseCommand(argc, argv, "check", kCheckUsage, {}, {}, exitCode);
   if (!args)
-    return kExitUsage;
-  if (args->has("--help")) {
-    llvm::outs() << kCheckUsage;
-    return 0;
-  }
-  if (args->positional.size() != 1) {
-    usageError("check takes exactly one spec file");
-    return kExitUsage;
-  }
+    return exitCode;
   return readSpec(args->positional[0]) ? 0 : kExitError;
 }

@@ -62,6 +62,27 @@ normc::tool::parseArgs(int argc, char **argv, int first,
   return args;
 }
 
+std::optional<ParsedArgs>
+normc::tool::parseCommand(int argc, char **argv, const std::string &command,
+                          const char *usage, std::vector<std::string> valued,
+                          std::vector<std::string> flags, int &exitCode) {
+  flags.push_back("--help");
+  std::optional<ParsedArgs> args = parseArgs(argc, argv, 0, valued, flags);
+  exitCode = kExitUsage;
+  if (!args)
+    return std::nullopt;
+  if (args->has("--help")) {
+    llvm::outs() << usage;
+    exitCode = 0;
+    return std::nullopt;
+  }
+  if (args->positional.size() != 1) {
+    usageError(command + " takes exactly one input file");
+    return std::nullopt;
+  }
+  return args;
+}
+
 std::optional<long long> normc::tool::parsePositive(const ParsedArgs &args,
                                                     const std::string &name,
                                                     bool &ok) {

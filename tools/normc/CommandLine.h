@@ -29,6 +29,14 @@ std::optional<ParsedArgs> parseArgs(int argc, char **argv, int first,
                                     const std::vector<std::string> &valued,
                                     const std::vector<std::string> &flags);
 
+/// The arguments of a subcommand that takes exactly one input file. Adds
+/// --help, which prints `usage`. When the command should not run (--help,
+/// or a usage error, which is printed) returns nullopt and sets `exitCode`.
+std::optional<ParsedArgs>
+parseCommand(int argc, char **argv, const std::string &command,
+             const char *usage, std::vector<std::string> valued,
+             std::vector<std::string> flags, int &exitCode);
+
 /// Parses a positive integer option; prints a usage error when malformed.
 std::optional<long long> parsePositive(const ParsedArgs &args,
                                        const std::string &name, bool &ok);

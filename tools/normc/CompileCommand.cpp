@@ -88,7 +88,8 @@ static int compile(const CompileJob &job) {
     return kExitError;
   IRLevel level = getIRLevel(*module);
   if (level == IRLevel::Empty) {
-    llvm::errs() << job.input << ": error: holds no norm.spec or sched.kernel\n";
+    llvm::errs() << job.input
+                 << ": error: holds no norm.spec or sched.kernel\n";
     return kExitError;
   }
 
@@ -179,21 +180,14 @@ static int writeKernelPack(const CompileJob &job) {
 }
 
 int normc::tool::runCompile(int argc, char **argv) {
-  std::optional<ParsedArgs> args = parseArgs(
-      argc, argv, 0,
+  int exitCode = 0;
+  std::optional<ParsedArgs> args = parseCommand(
+      argc, argv, "compile", kCompileUsage,
       {"--emit", "--arch", "--cols", "-o", "--output", "--threads-per-row",
        "--rows-per-block", "--vector-width", "--row-storage"},
-      {"--help", "-v"});
+      {"-v"}, exitCode);
   if (!args)
-    return kExitUsage;
-  if (args->has("--help")) {
-    llvm::outs() << kCompileUsage;
-    return 0;
-  }
-  if (args->positional.size() != 1) {
-    usageError("compile takes exactly one input file");
-    return kExitUsage;
-  }
+    return exitCode;
   CompileJob job;
   job.input = args->positional[0];
   std::string emit = args->get("--emit").value_or("cuda");

@@ -4,7 +4,10 @@
 #include "OutputFile.h"
 #include "SpecInput.h"
 
+#include "CudaRun.h"
+
 #include "normc/Reference/Reference.h"
+#include "normc/Runtime/CudaDriver.h"
 #include "normc/Runtime/Npy.h"
 #include "normc/Runtime/SpecRunner.h"
 
@@ -19,7 +22,8 @@
 using namespace normc;
 using namespace normc::tool;
 
-static const char kRunUsage[] = R"(usage: normc run SPEC.toml --x X.npy [--residual R.npy] [--gamma G.npy]
+static const char kRunUsage[] =
+    R"(usage: normc run SPEC.toml --x X.npy [--residual R.npy] [--gamma G.npy]
                  [--beta B.npy] --out DIR [--device=auto|cpu|cuda]
 
 Runs the spec's generated kernel on x [rows, d] (and the residual [rows, d],
@@ -70,20 +74,13 @@ void report(const char *name, const std::vector<double> &got,
 } // namespace
 
 int normc::tool::runRun(int argc, char **argv) {
-  std::optional<ParsedArgs> args =
-      parseArgs(argc, argv, 0,
-                {"--x", "--residual", "--gamma", "--beta", "--out", "--device"},
-                {"--help", "--check"});
+  int exitCode = 0;
+  std::optional<ParsedArgs> args = parseCommand(
+      argc, argv, "run", kRunUsage,
+      {"--x", "--residual", "--gamma", "--beta", "--out", "--device"},
+      {"--check"}, exitCode);
   if (!args)
-    return kExitUsage;
-  if (args->has("--help")) {
-    llvm::outs() << kRunUsage;
-    return 0;
-  }
-  if (args->positional.size() != 1) {
-    usageError("run takes exactly one spec file");
-    return kExitUsage;
-  }
+    return exitCode;
   std::string device = args->get("--device").value_or("auto");
   if (device != "auto" && device != "cpu" && device != "cuda") {
     usageError("unknown device '" + device + "'; expected auto, cpu or cuda");
@@ -154,12 +151,7 @@ int normc::tool::runRun(int argc, char **argv) {
        !checkShape(*args->get("--beta"), in.beta, {d}, "beta")))
     return kExitError;
 
-  if (device == "cuda") {
-    llvm::errs() << "normc: error: --device=cuda: this build of normc runs "
-                    "kernels on the CPU only; use --device=cpu\n";
-    return kExitError;
-  }
-
+  bool onCuda = device == "cuda" || (device == "auto" && cuda::available());
   RunInputs inputs;
   inputs.rows = rows;
   inputs.d = d;
@@ -170,10 +162,10 @@ int normc::tool::runRun(int argc, char **argv) {
   RunOutputs result;
   auto start = std::chrono::steady_clock::now();
   try {
-    result = runSpecOnCpu(*spec, inputs);
+    result = onCuda ? runSpecOnCuda(args->positional[0], *spec, inputs)
+                    : runSpecOnCpu(*spec, inputs);
   } catch (const std::exception &error) {
-    llvm::errs() << args->positional[0] << ": error: " << error.what()
-                 << "\n";
+    llvm::errs() << args->positional[0] << ": error: " << error.what() << "\n";
     return kExitError;
   }
   double ms = std::chrono::duration<double, std::milli>(
@@ -208,11 +200,12 @@ int normc::tool::runRun(int argc, char **argv) {
       return kExitError;
     }
   }
-  llvm::errs() << llvm::format("normc: ran %s on the cpu: %lld rows x %lld "
-                               "in %.1f ms (with the kernel compile unless cached); wrote %zu "
-                               "file(s) to %s\n",
-                               spec->name.value.c_str(), (long long)rows,
-                               (long long)d, ms, files.size(), out->c_str());
+  llvm::errs() << llvm::format(
+      "normc: ran %s on the %s: %lld rows x %lld "
+      "in %.1f ms (with the kernel compile unless cached); wrote %zu "
+      "file(s) to %s\n",
+      spec->name.value.c_str(), onCuda ? "cuda gpu" : "cpu", (long long)rows,
+      (long long)d, ms, files.size(), out->c_str());
 
   if (args->has("--check")) {
     reference::Inputs refIn;

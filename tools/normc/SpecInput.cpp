@@ -3,8 +3,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
-std::optional<normc::dsl::Spec>
-normc::tool::readSpec(const std::string &path) {
+std::optional<normc::dsl::Spec> normc::tool::readSpec(const std::string &path) {
   dsl::SpecParseResult result = dsl::parseSpecFile(path);
   for (const dsl::Diagnostic &diag : result.diagnostics)
     llvm::errs() << diag.str() << "\n";

@@ -10,7 +10,8 @@
 using namespace normc;
 using namespace normc::tool;
 
-static const char kTuneUsage[] = R"(usage: normc tune SPEC.toml --cols=D --rows=R [--device=auto|cpu|cuda]
+static const char kTuneUsage[] =
+    R"(usage: normc tune SPEC.toml --cols=D --rows=R [--device=auto|cpu|cuda]
 
 Measures every schedule candidate of the spec's kernel for [R, D] on the
 device (CUDA events on a GPU, wall-clock time on the CPU device), prints the
@@ -20,18 +21,12 @@ $NORMC_CACHE_DIR, else $XDG_CACHE_HOME/normc, else ~/.cache/normc.
 )";
 
 int normc::tool::runTune(int argc, char **argv) {
+  int exitCode = 0;
   std::optional<ParsedArgs> args =
-      parseArgs(argc, argv, 0, {"--cols", "--rows", "--device"}, {"--help"});
+      parseCommand(argc, argv, "tune", kTuneUsage,
+                   {"--cols", "--rows", "--device"}, {}, exitCode);
   if (!args)
-    return kExitUsage;
-  if (args->has("--help")) {
-    llvm::outs() << kTuneUsage;
-    return 0;
-  }
-  if (args->positional.size() != 1) {
-    usageError("tune takes exactly one spec file");
-    return kExitUsage;
-  }
+    return exitCode;
   bool ok = true;
   std::optional<long long> cols = parsePositive(*args, "--cols", ok);
   std::optional<long long> rows = parsePositive(*args, "--rows", ok);
@@ -57,18 +52,16 @@ int normc::tool::runTune(int argc, char **argv) {
     llvm::outs() << "tuning " << norm.name() << " for [" << *rows << ", "
                  << *cols << "] on " << runtime.deviceName() << "\n";
     llvm::outs() << llvm::format("  %-72s %10s\n", "schedule", "time (ms)");
-    TuneReport report =
-        norm.tune(*cols, *rows, [](const TuneResult &result) {
-          if (result.milliseconds >= 0)
-            llvm::outs() << llvm::format("  %-72s %10.4f\n",
-                                         result.schedule.c_str(),
-                                         result.milliseconds);
-          else
-            llvm::outs() << llvm::format("  %-72s %10s  (%s)\n",
-                                         result.schedule.c_str(), "-",
-                                         result.note.c_str());
-          llvm::outs().flush();
-        });
+    TuneReport report = norm.tune(*cols, *rows, [](const TuneResult &result) {
+      if (result.milliseconds >= 0)
+        llvm::outs() << llvm::format(
+            "  %-72s %10.4f\n", result.schedule.c_str(), result.milliseconds);
+      else
+        llvm::outs() << llvm::format("  %-72s %10s  (%s)\n",
+                                     result.schedule.c_str(), "-",
+                                     result.note.c_str());
+      llvm::outs().flush();
+    });
     llvm::outs() << "winner: " << report.winner
                  << " (stored in the tuning database)\n";
   } catch (const Error &error) {

@@ -2,8 +2,8 @@
 #include "normc/Frontend/SpecCompiler.h"
 #include "normc/Dialect/Sched/IR/SchedOps.h"
 #include "normc/Frontend/SpecToNorm.h"
-#include "normc/Target/Cuda/CudaEmitter.h"
 #include "normc/Runtime/Version.h"
+#include "normc/Target/Cuda/CudaEmitter.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -66,8 +66,8 @@ std::optional<normc::Pack> normc::buildPack(const dsl::Spec &spec,
     std::optional<EmittedKernel> kernel =
         emitSpecKernel(spec, cols, schedule, rejected);
     if (kernel)
-      pack.candidates.push_back({schedule, std::move(kernel->source),
-                                 std::move(kernel->info)});
+      pack.candidates.push_back(
+          {schedule, std::move(kernel->source), std::move(kernel->info)});
     else
       errors += schedule.str() + ": " + rejected;
   }

@@ -20,8 +20,8 @@ private:
   Location loc(const dsl::SourceLoc &where) {
     if (where.line == 0)
       return FileLineColLoc::get(&ctx, spec.file, 1, 1);
-    return FileLineColLoc::get(&ctx, where.file.empty() ? spec.file
-                                                        : where.file,
+    return FileLineColLoc::get(&ctx,
+                               where.file.empty() ? spec.file : where.file,
                                where.line, where.column);
   }
 
@@ -63,8 +63,7 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> cols) {
     return RankedTensorType::get({d}, elementType(t));
   };
   auto stats = RankedTensorType::get({ShapedType::kDynamic}, acc);
-  auto f32Stats =
-      RankedTensorType::get({ShapedType::kDynamic}, b.getF32Type());
+  auto f32Stats = RankedTensorType::get({ShapedType::kDynamic}, b.getF32Type());
 
   // Inputs, in argument order.
   Value h = norm::InputOp::create(b, loc(spec.input.loc),
@@ -100,13 +99,13 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> cols) {
         &ctx, spec.placement.value == dsl::EpsilonPlacement::OutsideSqrt
                   ? norm::EpsilonPlacement::outside_sqrt
                   : norm::EpsilonPlacement::inside_sqrt);
-    rstd = norm::RstdOp::create(b, loc(spec.epsilon.loc), stats, moment,
-                                b.getF64FloatAttr(spec.epsilon.value),
-                                placement);
+    rstd =
+        norm::RstdOp::create(b, loc(spec.epsilon.loc), stats, moment,
+                             b.getF64FloatAttr(spec.epsilon.value), placement);
   }
   Value y = norm::NormalizeOp::create(
-      b, loc(spec.output.loc), rowsOf(spec.output.value), h, mean, rstd,
-      gamma, beta, b.getF64FloatAttr(spec.gainOffset.value));
+      b, loc(spec.output.loc), rowsOf(spec.output.value), h, mean, rstd, gamma,
+      beta, b.getF64FloatAttr(spec.gainOffset.value));
 
   // Outputs, in argument order. Saved statistics are always f32.
   norm::OutputOp::create(b, loc(spec.output.loc), "y", y);

@@ -100,9 +100,9 @@ public:
   /// Measures every candidate for (d, rows), stores the winner in the
   /// tuning database and uses it from now on. `progress` hears of each
   /// candidate as it is measured.
-  TuneReport tune(int64_t d, int64_t rows,
-                  const std::function<void(const TuneResult &)> &progress =
-                      {}) const;
+  TuneReport
+  tune(int64_t d, int64_t rows,
+       const std::function<void(const TuneResult &)> &progress = {}) const;
 
   /// Made by Runtime::load*.
   explicit Norm(std::shared_ptr<NormState> state);

@@ -40,8 +40,8 @@ public:
                                      const std::string &, int64_t) override {
     try {
       cpu::CpuModule module = cpu::CpuModule::compile(candidate.source);
-      return std::make_shared<CpuKernel>(
-          candidate.info, module.kernel(candidate.info.name));
+      return std::make_shared<CpuKernel>(candidate.info,
+                                         module.kernel(candidate.info.name));
     } catch (const std::exception &error) {
       throw Error(std::string("CPU device: ") + error.what());
     }
@@ -62,8 +62,7 @@ public:
     }
   }
 
-  double measure(const LoadedKernel &kernel, int64_t rows,
-                 int64_t d) override {
+  double measure(const LoadedKernel &kernel, int64_t rows, int64_t d) override {
     std::vector<std::vector<unsigned char>> storage;
     KernelArgs args;
     args.rows = rows;

@@ -35,8 +35,7 @@ public:
   DeviceKind kind() const override { return DeviceKind::Cuda; }
   std::string deviceKey() const override {
     return device.name + "|" + device.arch() + "|driver " +
-           std::to_string(device.driverVersion) + "|nvrtc " +
-           nvrtc::version();
+           std::to_string(device.driverVersion) + "|nvrtc " + nvrtc::version();
   }
   std::string deviceName() const override {
     return device.name + " (" + device.arch() + ")";
@@ -68,11 +67,11 @@ public:
     if (std::optional<std::string> hit = binaries.get(key)) {
       cubin = std::move(*hit);
     } else {
-      nvrtc::Result result =
-          nvrtc::compile(candidate.source, candidate.info.name + ".cu", options);
+      nvrtc::Result result = nvrtc::compile(
+          candidate.source, candidate.info.name + ".cu", options);
       if (!result.ok)
-        throw Error("NVRTC failed for '" + candidate.info.name + "': " +
-                    result.error + "\n" + result.log);
+        throw Error("NVRTC failed for '" + candidate.info.name +
+                    "': " + result.error + "\n" + result.log);
       cubin = std::move(result.binary);
       binaries.put(key, cubin);
     }
@@ -105,8 +104,7 @@ public:
     }
   }
 
-  double measure(const LoadedKernel &kernel, int64_t rows,
-                 int64_t d) override {
+  double measure(const LoadedKernel &kernel, int64_t rows, int64_t d) override {
     try {
       std::vector<cuda::Buffer> storage;
       KernelArgs args;

@@ -47,9 +47,9 @@ public:
     std::optional<EmittedKernel> kernel =
         emitSpecKernel(specModel, d, schedule, errors);
     if (!kernel)
-      throw Error("cannot compile '" + specModel.name.value + "' for d = " +
-                  std::to_string(d) + " with " + schedule.str() + ":\n" +
-                  errors);
+      throw Error("cannot compile '" + specModel.name.value +
+                  "' for d = " + std::to_string(d) + " with " + schedule.str() +
+                  ":\n" + errors);
     emitted.put(key, toText(kernel->info) + "\n" + kernel->source);
     return {schedule, std::move(kernel->source), std::move(kernel->info)};
   }

@@ -146,16 +146,16 @@ void Norm::forward(const ForwardArgs &a, void *stream) const {
   }
 }
 
-TuneReport Norm::tune(
-    int64_t d, int64_t rows,
-    const std::function<void(const TuneResult &)> &progress) const {
+TuneReport
+Norm::tune(int64_t d, int64_t rows,
+           const std::function<void(const TuneResult &)> &progress) const {
   if (d < 1 || rows < 1)
     throw Error("tuning needs d >= 1 and rows >= 1");
   std::lock_guard serialize(state->compiling);
   std::shared_ptr<LoadedKernel> winner;
   TuneReport report =
-      tuneCandidates(*state->runtime->backend, *state->source,
-                     state->canonical, d, rows, winner, progress);
+      tuneCandidates(*state->runtime->backend, *state->source, state->canonical,
+                     d, rows, winner, progress);
   state->runtime->tuning->store(state->runtime->backend->deviceKey(),
                                 state->canonical, d, rows,
                                 *Schedule::parse(report.winner));

@@ -41,12 +41,11 @@ void TuningDatabase::store(const std::string &deviceKey,
   entries.put(key(deviceKey, canonicalSpec, d, rows), winner.str());
 }
 
-TuneReport api::tuneCandidates(Backend &backend, const KernelSource &source,
-                               const std::string &canonicalSpec, int64_t d,
-                               int64_t rows,
-                               std::shared_ptr<LoadedKernel> &winnerKernel,
-                               const std::function<void(const TuneResult &)>
-                                   &progress) {
+TuneReport
+api::tuneCandidates(Backend &backend, const KernelSource &source,
+                    const std::string &canonicalSpec, int64_t d, int64_t rows,
+                    std::shared_ptr<LoadedKernel> &winnerKernel,
+                    const std::function<void(const TuneResult &)> &progress) {
   TuneReport report;
   double best = -1;
   int64_t bucket = rowsBucket(rows);

@@ -33,12 +33,11 @@ private:
 /// and skipped); `winner` is the fastest, or the first (the heuristic
 /// default) when none could be measured. `kernels` receives the loaded
 /// winner.
-TuneReport tuneCandidates(Backend &backend, const KernelSource &source,
-                          const std::string &canonicalSpec, int64_t d,
-                          int64_t rows,
-                          std::shared_ptr<LoadedKernel> &winnerKernel,
-                          const std::function<void(const TuneResult &)>
-                              &progress = {});
+TuneReport
+tuneCandidates(Backend &backend, const KernelSource &source,
+               const std::string &canonicalSpec, int64_t d, int64_t rows,
+               std::shared_ptr<LoadedKernel> &winnerKernel,
+               const std::function<void(const TuneResult &)> &progress = {});
 
 } // namespace normc::api
 

@@ -19,8 +19,7 @@ public:
         offset(misalign * host::elementBytes(this->type)),
         storage(count * host::elementBytes(this->type) + offset + 16) {}
 
-  HostBuffer(std::string type, const double *values, size_t count,
-             int misalign)
+  HostBuffer(std::string type, const double *values, size_t count, int misalign)
       : HostBuffer(std::move(type), count, misalign) {
     std::vector<unsigned char> bytes = host::encode(this->type, values, count);
     if (!bytes.empty())
@@ -50,12 +49,12 @@ RunOutputs normc::runSpecOnCpu(const dsl::Spec &spec, const RunInputs &in,
       spec, options.specialize ? std::optional<int64_t>(in.d) : std::nullopt,
       options.schedule, errors);
   if (!kernel)
-    throw std::runtime_error("cannot compile '" + spec.name.value +
-                             "':\n" + errors);
+    throw std::runtime_error("cannot compile '" + spec.name.value + "':\n" +
+                             errors);
   if (options.mutateSource)
     kernel->source = options.mutateSource(kernel->source);
-  cpu::CpuModule module = cpu::CpuModule::compile(kernel->source,
-                                                  options.compile);
+  cpu::CpuModule module =
+      cpu::CpuModule::compile(kernel->source, options.compile);
   cpu::CpuKernel entry = module.kernel(kernel->info.name);
 
   // An empty array may come without data.
@@ -77,11 +76,12 @@ RunOutputs normc::runSpecOnCpu(const dsl::Spec &spec, const RunInputs &in,
     buffers.emplace(name, std::move(buffer));
   };
   add("x", HostBuffer(input, need(in.x, "x", rows * xStride), rows * xStride,
-                         misalign));
+                      misalign));
   if (spec.residualAdd.value) {
-    add("residual", HostBuffer(input,
-                       need(in.residual, "a residual", rows * residualStride),
-                       rows * residualStride, misalign));
+    add("residual",
+        HostBuffer(input,
+                   need(in.residual, "a residual", rows * residualStride),
+                   rows * residualStride, misalign));
     add("residual_out", HostBuffer(input, rows * d, misalign));
   }
   if (spec.gain.value)
@@ -104,12 +104,11 @@ RunOutputs normc::runSpecOnCpu(const dsl::Spec &spec, const RunInputs &in,
   args.strides["x"] = xStride;
   args.strides["residual"] = residualStride;
   PackedArgs packed(kernel->info, args);
-  cpu::launch(entry, cpu::Dim3{static_cast<unsigned>(
-                                   kernel->info.gridFor(in.rows)),
-                               1, 1},
-              cpu::Dim3{static_cast<unsigned>(kernel->info.blockSize), 1, 1},
-              kernel->info.dynamicSharedBytes(in.d), packed.data(),
-              options.launch);
+  cpu::launch(
+      entry,
+      cpu::Dim3{static_cast<unsigned>(kernel->info.gridFor(in.rows)), 1, 1},
+      cpu::Dim3{static_cast<unsigned>(kernel->info.blockSize), 1, 1},
+      kernel->info.dynamicSharedBytes(in.d), packed.data(), options.launch);
 
   RunOutputs out;
   out.y = buffers.at("y").values();

@@ -67,8 +67,9 @@ TEST(KernelInfoText, RoundTrips) {
 
 TEST(KernelInfoText, MalformedIsRejected) {
   for (const char *text :
-       {"", "name=k", "name=k cols=abc block=1 rows_per_block=1 "
-                      "vector_width=1 shared= params=x:rows:f32:r",
+       {"", "name=k",
+        "name=k cols=abc block=1 rows_per_block=1 "
+        "vector_width=1 shared= params=x:rows:f32:r",
         "name=k cols=1 block=1 rows_per_block=1 vector_width=1 shared= "
         "params=x:bogus:f32:r",
         "name=k cols=1 block=1 rows_per_block=1 vector_width=1 color=red "
@@ -99,9 +100,8 @@ TEST_F(PackTest, WritesAndReadsBack) {
   writePack(dir, pack);
   EXPECT_EQ(readPack(dir).candidates.size(), 1u);
   EXPECT_FALSE(fs::exists(root / "pack" / "candidate-1.cu"));
-  EXPECT_EQ(std::distance(fs::directory_iterator(root),
-                          fs::directory_iterator()),
-            1);
+  EXPECT_EQ(
+      std::distance(fs::directory_iterator(root), fs::directory_iterator()), 1);
 }
 
 TEST_F(PackTest, RefusesToReplaceAFolderThatIsNotAPack) {

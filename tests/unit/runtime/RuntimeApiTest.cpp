@@ -135,8 +135,8 @@ TEST_F(RuntimeApi, CorruptCacheEntriesAreRebuilt) {
 TEST_F(RuntimeApi, TuningIsStoredAndReusedByLaterRuntimes) {
   Norm tuned = Runtime(cpu()).loadSpecString(kRmsNorm);
   std::vector<std::string> seen;
-  TuneReport report =
-      tuned.tune(64, 16, [&](const TuneResult &r) { seen.push_back(r.schedule); });
+  TuneReport report = tuned.tune(
+      64, 16, [&](const TuneResult &r) { seen.push_back(r.schedule); });
   ASSERT_GT(report.candidates.size(), 1u);
   EXPECT_EQ(seen.size(), report.candidates.size());
   EXPECT_FALSE(report.winner.empty());
@@ -213,8 +213,9 @@ TEST_F(RuntimeApi, ErrorsAreMessagesNotCrashes) {
     }
     return std::string("no error");
   };
-  EXPECT_NE(messageOf([&] { runtime.loadSpecString("name = 3\n", "bad.toml"); })
-                .find("bad.toml:1:8: error:"),
+  EXPECT_NE(messageOf([&] {
+              runtime.loadSpecString("name = 3\n", "bad.toml");
+            }).find("bad.toml:1:8: error:"),
             std::string::npos);
   Norm norm = runtime.loadSpecString(kRmsNorm);
   std::vector<float> x(16), y(16);
@@ -228,8 +229,9 @@ TEST_F(RuntimeApi, ErrorsAreMessagesNotCrashes) {
   a.d = 0;
   EXPECT_NE(messageOf([&] { norm.forward(a); }).find("invalid shape"),
             std::string::npos);
-  EXPECT_NE(messageOf([&] { runtime.loadPack(cacheDir + "/nope"); })
-                .find("cannot read"),
+  EXPECT_NE(messageOf([&] {
+              runtime.loadPack(cacheDir + "/nope");
+            }).find("cannot read"),
             std::string::npos);
   RuntimeOptions gpu = cpu();
   gpu.device = DeviceKind::Cuda;

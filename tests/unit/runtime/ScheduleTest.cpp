@@ -15,8 +15,9 @@ TEST(Schedule, TextRoundTrips) {
 
 TEST(Schedule, MalformedTextIsRejected) {
   for (const char *text :
-       {"", "rows_per_block=4", "rows_per_block=4,threads_per_row=32,"
-                                "vector_width=8,row_storage=disk",
+       {"", "rows_per_block=4",
+        "rows_per_block=4,threads_per_row=32,"
+        "vector_width=8,row_storage=disk",
         "rows_per_block=0,threads_per_row=32,vector_width=8,row_storage=global",
         "rows_per_block=x,threads_per_row=32,vector_width=8,row_storage=global",
         "rows_per_block=1,threads_per_row=32,vector_width=8,row_storage=global,"
@@ -28,7 +29,8 @@ TEST(Schedule, DefaultIsTheHeuristic) {
   // bf16 at d = 4096: 512 vectors of 8, 128 threads, 4 vectors a thread.
   EXPECT_EQ(defaultSchedule({4096, 16}), (Schedule{1, 128, 8, "registers"}));
   // d at run time: re-read from global memory.
-  EXPECT_EQ(defaultSchedule({std::nullopt, 32}), (Schedule{1, 256, 4, "global"}));
+  EXPECT_EQ(defaultSchedule({std::nullopt, 32}),
+            (Schedule{1, 256, 4, "global"}));
   // Too wide for registers.
   EXPECT_EQ(defaultSchedule({262144, 32}).rowStorage, "global");
 }

@@ -35,8 +35,7 @@ ScheduleProblem getScheduleProblem(const dsl::Spec &spec,
 /// kernel pack. Candidates the compiler rejects are left out; nullopt when
 /// none is left.
 std::optional<Pack> buildPack(const dsl::Spec &spec,
-                              std::optional<int64_t> cols,
-                              std::string &errors);
+                              std::optional<int64_t> cols, std::string &errors);
 
 } // namespace normc
 

@@ -17,9 +17,9 @@ namespace normc {
 ///
 /// Inputs come first (x, residual, gamma, beta), outputs last (y,
 /// residual_out, mean, rstd): that order is the kernel's argument order.
-mlir::OwningOpRef<mlir::ModuleOp>
-buildSpecModule(const dsl::Spec &spec, std::optional<int64_t> cols,
-                mlir::MLIRContext &context);
+mlir::OwningOpRef<mlir::ModuleOp> buildSpecModule(const dsl::Spec &spec,
+                                                  std::optional<int64_t> cols,
+                                                  mlir::MLIRContext &context);
 
 } // namespace normc
 

@@ -41,8 +41,9 @@ FailureOr<Type> findAccumulateType(norm::SpecOp spec) {
     if (auto add = dyn_cast<norm::ResidualAddOp>(op))
       ok = merge(&op, add.getAccumulate());
     else if (isa<norm::MeanOp, norm::MomentOp>(op))
-      ok = merge(&op, cast<RankedTensorType>(op.getResult(0).getType())
-                          .getElementType());
+      ok = merge(
+          &op,
+          cast<RankedTensorType>(op.getResult(0).getType()).getElementType());
     if (failed(ok))
       return failure();
   }
@@ -79,9 +80,8 @@ private:
 Value SpecLowering::featureCount(Location loc, APFloat fraction) {
   Value &count = counts[fraction.convertToDouble()];
   if (!count)
-    count = sched::FeatureCountOp::create(b, loc, b.getI32Type(),
-                                          b.getF64FloatAttr(
-                                              fraction.convertToDouble()));
+    count = sched::FeatureCountOp::create(
+        b, loc, b.getI32Type(), b.getF64FloatAttr(fraction.convertToDouble()));
   return count;
 }
 
@@ -93,10 +93,10 @@ LogicalResult SpecLowering::lower() {
   MLIRContext *ctx = spec.getContext();
   b.setInsertionPoint(spec);
   std::optional<int64_t> cols = spec.getCols();
-  auto kernel = sched::KernelOp::create(
-      b, spec.getLoc(), spec.getSymNameAttr(),
-      cols ? b.getI64IntegerAttr(*cols) : IntegerAttr(), TypeAttr::get(acc),
-      sched::ScheduleAttr());
+  auto kernel =
+      sched::KernelOp::create(b, spec.getLoc(), spec.getSymNameAttr(),
+                              cols ? b.getI64IntegerAttr(*cols) : IntegerAttr(),
+                              TypeAttr::get(acc), sched::ScheduleAttr());
   b.setInsertionPointToStart(&kernel.getBody().emplaceBlock());
 
   // Buffers first, in argument order: what is read, then what is written.
@@ -105,13 +105,14 @@ LogicalResult SpecLowering::lower() {
   for (Operation &op : body) {
     if (auto in = dyn_cast<norm::InputOp>(op)) {
       auto type = sched::RowsType::get(ctx, in.getType().getElementType());
-      Value buffer = sched::BufferOp::create(b, in.getLoc(), type, in.getName());
+      Value buffer =
+          sched::BufferOp::create(b, in.getLoc(), type, in.getName());
       map.map(in.getResult(), buffer);
     } else if (auto param = dyn_cast<norm::ParamOp>(op)) {
       auto type =
           sched::FeaturesType::get(ctx, param.getType().getElementType());
-      map.map(param.getResult(),
-              sched::BufferOp::create(b, param.getLoc(), type, param.getName()));
+      map.map(param.getResult(), sched::BufferOp::create(
+                                     b, param.getLoc(), type, param.getName()));
     }
   }
   for (auto out : body.getOps<norm::OutputOp>()) {
@@ -153,15 +154,15 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
   Location loc = op.getLoc();
   MLIRContext *ctx = b.getContext();
   auto rowOf = [&](Type tensor) {
-    return sched::RowType::get(
-        ctx, cast<RankedTensorType>(tensor).getElementType());
+    return sched::RowType::get(ctx,
+                               cast<RankedTensorType>(tensor).getElementType());
   };
 
   if (auto in = dyn_cast<norm::InputOp>(op)) {
     // Loaded where it is defined; params stay buffers (read per chunk).
-    map.map(in.getResult(), sched::LoadRowOp::create(
-                                b, loc, rowOf(in.getType()),
-                                map.lookup(in.getResult())));
+    map.map(in.getResult(),
+            sched::LoadRowOp::create(b, loc, rowOf(in.getType()),
+                                     map.lookup(in.getResult())));
     return success();
   }
   if (isa<norm::ParamOp>(op))
@@ -175,9 +176,9 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
   }
   if (auto mean = dyn_cast<norm::MeanOp>(op)) {
     Value count = featureCount(loc, mean.getFraction());
-    Value sum = sched::ReduceOp::create(b, loc, acc, sched::ReduceKind::sum,
-                                        map.lookup(mean.getInput()), count,
-                                        Value());
+    Value sum =
+        sched::ReduceOp::create(b, loc, acc, sched::ReduceKind::sum,
+                                map.lookup(mean.getInput()), count, Value());
     map.map(mean.getResult(),
             arith::DivFOp::create(b, loc, sum, countAsAccumulate(loc, count)));
     return success();
@@ -185,16 +186,16 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
   if (auto moment = dyn_cast<norm::MomentOp>(op)) {
     Value count = featureCount(loc, moment.getFraction());
     Value center = moment.getMean() ? map.lookup(moment.getMean()) : Value();
-    Value sum = sched::ReduceOp::create(
-        b, loc, acc, sched::ReduceKind::sum_squares,
-        map.lookup(moment.getInput()), count, center);
+    Value sum =
+        sched::ReduceOp::create(b, loc, acc, sched::ReduceKind::sum_squares,
+                                map.lookup(moment.getInput()), count, center);
     Value divisor = count;
     if (moment.getVariance() == norm::Variance::unbiased)
       divisor = arith::SubIOp::create(
           b, loc, count, arith::ConstantIntOp::create(b, loc, 1, 32));
-    map.map(moment.getResult(),
-            arith::DivFOp::create(b, loc, sum,
-                                  countAsAccumulate(loc, divisor)));
+    map.map(
+        moment.getResult(),
+        arith::DivFOp::create(b, loc, sum, countAsAccumulate(loc, divisor)));
     return success();
   }
   if (auto rstd = dyn_cast<norm::RstdOp>(op)) {
@@ -215,14 +216,13 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
   if (auto normalize = dyn_cast<norm::NormalizeOp>(op)) {
     auto lookupOrNull = [&](Value v) { return v ? map.lookup(v) : Value(); };
     map.map(normalize.getResult(),
-            sched::AffineRowOp::create(
-                b, loc, rowOf(normalize.getType()),
-                map.lookup(normalize.getInput()),
-                lookupOrNull(normalize.getMean()),
-                lookupOrNull(normalize.getRstd()),
-                lookupOrNull(normalize.getGain()),
-                lookupOrNull(normalize.getBias()),
-                normalize.getGainOffsetAttr()));
+            sched::AffineRowOp::create(b, loc, rowOf(normalize.getType()),
+                                       map.lookup(normalize.getInput()),
+                                       lookupOrNull(normalize.getMean()),
+                                       lookupOrNull(normalize.getRstd()),
+                                       lookupOrNull(normalize.getGain()),
+                                       lookupOrNull(normalize.getBias()),
+                                       normalize.getGainOffsetAttr()));
     return success();
   }
   if (auto convert = dyn_cast<norm::ConvertOp>(op)) {

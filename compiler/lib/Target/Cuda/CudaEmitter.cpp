@@ -113,8 +113,8 @@ class KernelEmitter {
 public:
   KernelEmitter(KernelOp kernel, const KernelLaunchInfo &info,
                 raw_indented_ostream &os)
-      : kernel(kernel), schedule(kernel.getScheduleAttr()), info(info),
-        os(os), acc(kernel.getAccumulate()), accName(typeName(acc)),
+      : kernel(kernel), schedule(kernel.getScheduleAttr()), info(info), os(os),
+        acc(kernel.getAccumulate()), accName(typeName(acc)),
         width(schedule.getVectorWidth()),
         threadsPerRow(schedule.getThreadsPerRow()),
         storage(schedule.getRowStorage()) {}
@@ -172,8 +172,8 @@ private:
   RowStorage storage;
 
   unsigned counter = 0;
-  llvm::DenseMap<Value, std::string> names; // scalars and stored rows
-  llvm::DenseMap<Value, Value> home;        // global storage: where a row is
+  llvm::DenseMap<Value, std::string> names;  // scalars and stored rows
+  llvm::DenseMap<Value, Value> home;         // global storage: where a row is
   llvm::DenseMap<Value, std::string> chunks; // in the current chunk loop
   unsigned sharedRegions = 0;
 };
@@ -183,8 +183,7 @@ private:
 std::string KernelEmitter::literal(Type t, double v) {
   if (t.isInteger(32))
     return std::to_string(static_cast<int64_t>(v));
-  std::string digits =
-      llvm::formatv(t.isF64() ? "{0:e16}" : "{0:e8}", v).str();
+  std::string digits = llvm::formatv(t.isF64() ? "{0:e16}" : "{0:e8}", v).str();
   if (t.isF64())
     return digits;
   if (t.isF32())
@@ -230,8 +229,8 @@ void KernelEmitter::emitPrologue() {
     os << "const int d = cols;\n";
   os << "const int lane_in_row = threadIdx.x % " << threadsPerRow << ";\n";
   os << "const int row_in_block = threadIdx.x / " << threadsPerRow << ";\n";
-  bool crossWarp = threadsPerRow > 32 &&
-                   !kernel.getBody().getOps<ReduceOp>().empty();
+  bool crossWarp =
+      threadsPerRow > 32 && !kernel.getBody().getOps<ReduceOp>().empty();
   if (crossWarp)
     os << "NORMC_STATIC_SHARED(" << accName << ", reduce_scratch, "
        << schedule.getRowsPerBlock() * (threadsPerRow / 32) << ");\n";
@@ -244,21 +243,20 @@ void KernelEmitter::emitPrologue() {
     std::string offset = "0";
     for (auto [index, bytes] : llvm::enumerate(info.sharedRowElementBytes)) {
       os << "const int region_" << index << " = " << offset << ";\n";
-      offset = llvm::formatv("region_{0} + ({1} * pitch + 15) / 16 * 16",
-                             index, schedule.getRowsPerBlock() * bytes);
+      offset = llvm::formatv("region_{0} + ({1} * pitch + 15) / 16 * 16", index,
+                             schedule.getRowsPerBlock() * bytes);
     }
   }
   for (auto buffer : kernel.getBody().getOps<BufferOp>())
     if (isa<FeaturesType>(buffer.getType()))
       os << "const bool " << vecFlag(buffer) << " = normc_aligned("
          << buffer.getName() << ", "
-         << width * getElementType(buffer.getType()).getIntOrFloatBitWidth() /
-                8
+         << width * getElementType(buffer.getType()).getIntOrFloatBitWidth() / 8
          << ");\n";
   os << "for (long long row_group = (long long)blockIdx.x * "
      << schedule.getRowsPerBlock() << "; row_group < rows;\n"
-     << "     row_group += (long long)gridDim.x * " << schedule.getRowsPerBlock()
-     << ") {\n";
+     << "     row_group += (long long)gridDim.x * "
+     << schedule.getRowsPerBlock() << ") {\n";
   os.indent();
   os << "const long long row = row_group + row_in_block;\n";
   os << "// Threads of a row past the end load zeros and store nothing, but "
@@ -267,8 +265,8 @@ void KernelEmitter::emitPrologue() {
   for (auto buffer : kernel.getBody().getOps<BufferOp>()) {
     if (!isa<RowsType>(buffer.getType()))
       continue;
-    bool written = llvm::any_of(buffer->getUsers(),
-                                [](Operation *u) { return isa<StoreRowOp>(u); });
+    bool written = llvm::any_of(
+        buffer->getUsers(), [](Operation *u) { return isa<StoreRowOp>(u); });
     std::string name = buffer.getName().str();
     os << (written ? "" : "const ")
        << typeName(getElementType(buffer.getType())) << " *" << name
@@ -290,8 +288,8 @@ void KernelEmitter::openChunkLoop(StringRef comment) {
     os << "const int c = (i * " << threadsPerRow << " + lane_in_row) * "
        << width << ";\n";
   } else {
-    os << "for (int c = lane_in_row * " << width << "; c < d; c += "
-       << threadsPerRow * width << ") {\n";
+    os << "for (int c = lane_in_row * " << width
+       << "; c < d; c += " << threadsPerRow * width << ") {\n";
     os.indent();
   }
 }
@@ -319,9 +317,8 @@ std::string KernelEmitter::chunk(Value row) {
   std::string result;
   Type element = getElementType(row.getType());
   if (names.count(row)) {
-    result = storage == RowStorage::registers
-                 ? names[row] + "[i]"
-                 : "(" + names[row] + " + c)";
+    result = storage == RowStorage::registers ? names[row] + "[i]"
+                                              : "(" + names[row] + " + c)";
   } else if (Value buffer = home.lookup(row)) {
     result = loadChunk(buffer, element, rowPointer(buffer), "limit");
   } else if (auto load = row.getDefiningOp<LoadRowOp>()) {
@@ -330,8 +327,8 @@ std::string KernelEmitter::chunk(Value row) {
   } else if (auto add = row.getDefiningOp<AddRowsOp>()) {
     std::string lhs = chunk(add.getLhs()), rhs = chunk(add.getRhs());
     result = fresh("c");
-    os << "alignas(16) " << typeName(element) << " " << result << "["
-       << width << "];\n";
+    os << "alignas(16) " << typeName(element) << " " << result << "[" << width
+       << "];\n";
     os << "#pragma unroll\n";
     os << "for (int e = 0; e < " << width << "; ++e)\n";
     os << "  " << result << "[e] = "
@@ -346,8 +343,8 @@ std::string KernelEmitter::chunk(Value row) {
     if (Value b = affine.getBias())
       bias = loadChunk(b, getElementType(b.getType()), bufferName(b), "d");
     result = fresh("c");
-    os << "alignas(16) " << typeName(element) << " " << result << "["
-       << width << "];\n";
+    os << "alignas(16) " << typeName(element) << " " << result << "[" << width
+       << "];\n";
     os << "#pragma unroll\n";
     os << "for (int e = 0; e < " << width << "; ++e) {\n";
     std::string expr = cvt(acc, input + "[e]");
@@ -379,8 +376,8 @@ void KernelEmitter::materialize(Value row) {
        << itemsPerThread() << "][" << width << "];\n";
   } else {
     os << typeName(element) << " *" << name << " = reinterpret_cast<"
-       << typeName(element) << " *>(shared_rows + region_"
-       << sharedRegions++ << ") + row_in_block * pitch;\n";
+       << typeName(element) << " *>(shared_rows + region_" << sharedRegions++
+       << ") + row_in_block * pitch;\n";
   }
   openChunkLoop(("keep " + name + " in " + stringifyRowStorage(storage)).str());
   std::string value = chunk(row);
@@ -419,8 +416,9 @@ void KernelEmitter::emitReduce(ReduceOp op) {
   std::string name = fresh("s");
   bool squares = op.getKind() == ReduceKind::sum_squares;
   os << accName << " " << name << " = " << literal(acc, 0.0) << ";\n";
-  openChunkLoop((squares ? "sum of squares over the first " : "sum over the "
-                                                               "first ") +
+  openChunkLoop((squares ? "sum of squares over the first "
+                         : "sum over the "
+                           "first ") +
                 names[op.getCount()] + " features");
   std::string row = chunk(op.getRow());
   os << "#pragma unroll\n";
@@ -472,8 +470,8 @@ LogicalResult KernelEmitter::emitScalar(Operation &op) {
   if (expr.empty())
     return op.emitOpError("cannot be emitted as CUDA");
   std::string name = fresh("s");
-  os << "const " << typeName(op.getResult(0).getType()) << " " << name
-     << " = " << expr << ";\n";
+  os << "const " << typeName(op.getResult(0).getType()) << " " << name << " = "
+     << expr << ";\n";
   names[op.getResult(0)] = name;
   return success();
 }
@@ -485,8 +483,8 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
     Value dest = store.getDest();
     openChunkLoop("store " + bufferName(dest));
     std::string value = chunk(store.getValue());
-    os << "normc_store<" << width << ">(" << rowPointer(dest) << ", "
-       << value << ", c, limit, " << vecFlag(dest) << ");\n";
+    os << "normc_store<" << width << ">(" << rowPointer(dest) << ", " << value
+       << ", c, limit, " << vecFlag(dest) << ");\n";
     closeChunkLoop();
     // Re-reading what this thread stored needs no barrier: every pass maps
     // the same features to the same thread.
@@ -496,8 +494,8 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
   }
   if (auto stat = dyn_cast<StoreStatOp>(op)) {
     os << "if (row < rows && lane_in_row == 0)\n";
-    os << "  " << bufferName(stat.getDest()) << "[row] = "
-       << names[stat.getValue()] << ";\n";
+    os << "  " << bufferName(stat.getDest())
+       << "[row] = " << names[stat.getValue()] << ";\n";
     return success();
   }
   if (auto reduce = dyn_cast<ReduceOp>(op)) {
@@ -519,22 +517,36 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
 
 LogicalResult KernelEmitter::emit() {
   for (auto buffer : kernel.getBody().getOps<BufferOp>()) {
-    static const llvm::StringSet<> reserved = {
-        "d",     "cols",   "rows",  "row",  "row_group", "limit",
-        "pitch", "i",      "c",     "e",    "t",         "w",
-        "lane_in_row", "row_in_block", "reduce_scratch", "shared_rows"};
+    static const llvm::StringSet<> reserved = {"d",
+                                               "cols",
+                                               "rows",
+                                               "row",
+                                               "row_group",
+                                               "limit",
+                                               "pitch",
+                                               "i",
+                                               "c",
+                                               "e",
+                                               "t",
+                                               "w",
+                                               "lane_in_row",
+                                               "row_in_block",
+                                               "reduce_scratch",
+                                               "shared_rows"};
     StringRef name = buffer.getName();
     bool identifier =
         !name.empty() && (std::isalpha(name[0]) || name[0] == '_') &&
-        llvm::all_of(name, [](char ch) { return std::isalnum(ch) || ch == '_'; });
+        llvm::all_of(name,
+                     [](char ch) { return std::isalnum(ch) || ch == '_'; });
     if (!identifier || reserved.contains(name) || name.starts_with("region_"))
       return buffer.emitOpError("name '")
              << name << "' cannot be a CUDA parameter name";
   }
   if (storage == RowStorage::registers && itemsPerThread() > 32)
     return kernel.emitOpError("row_storage = registers would keep ")
-           << itemsPerThread() << " vectors per thread; use more threads per "
-                                  "row or another row_storage";
+           << itemsPerThread()
+           << " vectors per thread; use more threads per "
+              "row or another row_storage";
 
   os << "// kernel " << info.name << ": d = "
      << (info.cols ? std::to_string(*info.cols) + " (fixed)" : "run-time")

@@ -31,8 +31,8 @@ struct PackCandidate {
 
 struct Pack {
   std::string normcVersion;
-  std::string specToml;         // canonical
-  std::optional<int64_t> cols;  // d the kernels are specialized for
+  std::string specToml;        // canonical
+  std::optional<int64_t> cols; // d the kernels are specialized for
   std::vector<PackCandidate> candidates;
 };
 

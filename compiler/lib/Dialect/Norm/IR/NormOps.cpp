@@ -10,9 +10,9 @@ using namespace normc::norm;
 static LogicalResult verifyRowStats(Operation *op, RankedTensorType rows,
                                     RankedTensorType stats, StringRef what) {
   if (rows.getDimSize(0) != stats.getDimSize(0))
-    return op->emitOpError() << what << " must have one element per row ("
-                             << rows.getDimSize(0) << "), got "
-                             << stats.getDimSize(0);
+    return op->emitOpError()
+           << what << " must have one element per row (" << rows.getDimSize(0)
+           << "), got " << stats.getDimSize(0);
   return success();
 }
 
@@ -38,8 +38,8 @@ LogicalResult SpecOp::verify() {
                << "duplicate input '" << param.getName() << "'";
     } else if (auto out = dyn_cast<OutputOp>(op)) {
       if (!outputs.insert(out.getName()).second)
-        return out.emitOpError() << "duplicate output '" << out.getName()
-                                 << "'";
+        return out.emitOpError()
+               << "duplicate output '" << out.getName() << "'";
     }
   }
   if (outputs.empty())
@@ -53,8 +53,8 @@ LogicalResult SpecOp::verify() {
         continue;
       int64_t d = tensor.getDimSize(tensor.getRank() - 1);
       if (cols && *cols != d) {
-        op->emitOpError() << "feature count " << d
-                          << " disagrees with earlier " << *cols;
+        op->emitOpError() << "feature count " << d << " disagrees with earlier "
+                          << *cols;
         return WalkResult::interrupt();
       }
       cols = d;

@@ -21,10 +21,9 @@ static bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 // ScheduleAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     int64_t rowsPerBlock, int64_t threadsPerRow,
-                     int64_t vectorWidth, RowStorage rowStorage) {
+LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t rowsPerBlock, int64_t threadsPerRow,
+                                   int64_t vectorWidth, RowStorage rowStorage) {
   if (!isPowerOfTwo(threadsPerRow) || threadsPerRow > 1024)
     return emitError() << "threads_per_row must be a power of two in [1, "
                           "1024], got "
@@ -83,10 +82,9 @@ LogicalResult KernelOp::verify() {
 LogicalResult StoreRowOp::verify() {
   if (getValue().getType().getElementType() !=
       getDest().getType().getElementType())
-    return emitOpError("row of ")
-           << getValue().getType().getElementType()
-           << " cannot be stored into a buffer of "
-           << getDest().getType().getElementType();
+    return emitOpError("row of ") << getValue().getType().getElementType()
+                                  << " cannot be stored into a buffer of "
+                                  << getDest().getType().getElementType();
   return success();
 }
 

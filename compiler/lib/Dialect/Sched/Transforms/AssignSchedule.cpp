@@ -34,15 +34,15 @@ struct SchedAssignSchedule
       };
       int64_t threads = pick(threadsPerRow, chosen.getThreadsPerRow());
       // Keep blocks of at least a warp when only the row width was given.
-      int64_t rows = pick(rowsPerBlock,
-                          std::max<int64_t>(1, (threadsPerRow > 0
-                                                    ? 128 / threads
-                                                    : chosen.getRowsPerBlock())));
+      int64_t rows = pick(
+          rowsPerBlock,
+          std::max<int64_t>(1, (threadsPerRow > 0 ? 128 / threads
+                                                  : chosen.getRowsPerBlock())));
       auto diag = [&] { return kernel.emitOpError("invalid schedule: "); };
-      ScheduleAttr schedule = ScheduleAttr::getChecked(
-          diag, kernel.getContext(), rows, threads,
-          pick(vectorWidth, chosen.getVectorWidth()),
-          storage.value_or(chosen.getRowStorage()));
+      ScheduleAttr schedule =
+          ScheduleAttr::getChecked(diag, kernel.getContext(), rows, threads,
+                                   pick(vectorWidth, chosen.getVectorWidth()),
+                                   storage.value_or(chosen.getRowStorage()));
       if (!schedule)
         return signalPassFailure();
       kernel.setScheduleAttr(schedule);

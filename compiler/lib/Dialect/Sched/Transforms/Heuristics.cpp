@@ -12,9 +12,9 @@ normc::ScheduleProblem normc::sched::getScheduleProblem(KernelOp kernel) {
   problem.widestBits = 8;
   for (auto buffer : kernel.getBody().getOps<BufferOp>())
     if (!isa<StatsType>(buffer.getType()))
-      problem.widestBits = std::max(
-          problem.widestBits,
-          getElementType(buffer.getType()).getIntOrFloatBitWidth());
+      problem.widestBits =
+          std::max(problem.widestBits,
+                   getElementType(buffer.getType()).getIntOrFloatBitWidth());
   return problem;
 }
 
