@@ -14,7 +14,7 @@ static std::string includeDir() {
   return NORMC_CUDA_INCLUDE_DIR;
 }
 
-static bool validArch(const std::string &arch) {
+bool nvrtc::isValidArch(const std::string &arch) {
   return std::regex_match(arch, std::regex("sm_[0-9]{2,3}[af]?"));
 }
 
@@ -22,7 +22,7 @@ nvrtc::Result nvrtc::compile(const std::string &source,
                              const std::string &fileName,
                              const Options &options) {
   Result result;
-  if (!validArch(options.arch)) {
+  if (!isValidArch(options.arch)) {
     result.error = "invalid architecture '" + options.arch +
                    "'; expected sm_XX such as sm_80 or sm_90";
     return result;

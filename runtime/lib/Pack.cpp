@@ -56,7 +56,12 @@ void normc::writePack(const std::string &dir, const Pack &pack) {
     bool replaced = fs::exists(target);
     if (replaced)
       fs::rename(target, old);
-    fs::rename(staging, target);
+    fs::rename(staging, target, ec);
+    if (ec) {
+      if (replaced)
+        fs::rename(old, target); // put the earlier pack back
+      throw PackError(dir + ": " + ec.message());
+    }
     if (replaced)
       fs::remove_all(old);
   } catch (const fs::filesystem_error &error) {

@@ -77,25 +77,29 @@ TEST(EdgeCases, MisalignedBasePointers) {
     }
 }
 
-// Every schedule the emitter supports, on one awkward d, under every lane
-// order.
+// Every row storage the emitter supports, on one awkward d, under every lane
+// order: a centered partial spec, and the fused residual add whose h is
+// both stored and kept.
 TEST(EdgeCases, EveryRowStorageAndLaneOrder) {
-  dsl::Spec spec = loadShippedSpec("partial_layernorm");
-  spec.saveStats.value = true;
-  for (const char *storage : {"registers", "shared", "global"})
-    for (cpu::LaneOrder order :
-         {cpu::LaneOrder::Forward, cpu::LaneOrder::Reverse,
-          cpu::LaneOrder::Random}) {
-      RunOptions options = defaults();
-      options.schedule.rowStorage = storage;
-      options.schedule.threadsPerRow = 64;
-      options.schedule.rowsPerBlock = 2;
-      options.launch.laneOrder = order;
-      options.launch.seed = 5;
-      CaseData data = makeCase(spec, 5, 1001, 19);
-      Grade grade = runAndGrade(spec, data, options);
-      EXPECT_LE(grade.worst(), 1.0) << storage << ": " << grade.str();
-    }
+  for (const char *name : {"partial_layernorm", "fused_add_rmsnorm"}) {
+    dsl::Spec spec = loadShippedSpec(name);
+    spec.saveStats.value = true;
+    for (const char *storage : {"registers", "shared", "global"})
+      for (cpu::LaneOrder order :
+           {cpu::LaneOrder::Forward, cpu::LaneOrder::Reverse,
+            cpu::LaneOrder::Random}) {
+        RunOptions options = defaults();
+        options.schedule.rowStorage = storage;
+        options.schedule.threadsPerRow = 64;
+        options.schedule.rowsPerBlock = 2;
+        options.launch.laneOrder = order;
+        options.launch.seed = 5;
+        CaseData data = makeCase(spec, 5, 1001, 19);
+        Grade grade = runAndGrade(spec, data, options);
+        EXPECT_LE(grade.worst(), 1.0)
+            << name << " " << storage << ": " << grade.str();
+      }
+  }
 }
 
 } // namespace

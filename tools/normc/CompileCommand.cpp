@@ -61,14 +61,9 @@ struct CompileJob {
 static OwningOpRef<ModuleOp> loadInput(const CompileJob &job,
                                        MLIRContext &context,
                                        llvm::SourceMgr &sourceMgr) {
-  if (llvm::StringRef(job.input).ends_with(".mlir")) {
-    if (job.cols) {
-      usageError("--cols applies to specs; IR already fixes d in its types");
-      return nullptr;
-    }
+  if (llvm::StringRef(job.input).ends_with(".mlir"))
     return parseSourceFile<ModuleOp>(job.input, sourceMgr,
                                      ParserConfig(&context));
-  }
   std::optional<dsl::Spec> spec = readSpec(job.input);
   if (!spec)
     return nullptr;
@@ -223,6 +218,15 @@ int normc::tool::runCompile(int argc, char **argv) {
     return kExitUsage;
   if (job.cols && *job.cols > (1LL << 30)) {
     usageError("--cols is too large");
+    return kExitUsage;
+  }
+  if (job.cols && llvm::StringRef(job.input).ends_with(".mlir")) {
+    usageError("--cols applies to specs; IR already fixes d in its types");
+    return kExitUsage;
+  }
+  if (!nvrtc::isValidArch(job.arch)) {
+    usageError("invalid --arch '" + job.arch +
+               "'; expected sm_XX such as sm_80 or sm_90");
     return kExitUsage;
   }
   if (job.stage == Stage::Pack)

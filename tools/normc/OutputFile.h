@@ -3,12 +3,31 @@
 #define NORMC_TOOLS_NORMC_OUTPUTFILE_H
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace normc::tool {
 
-/// Writes `contents` to `path` through a temporary file in the same folder
-/// and a rename, so a failure never leaves a partial file. Returns an error
-/// message, empty on success.
+/// Files written as a set: each goes first to a temporary file next to its
+/// target; commit() then renames them all into place, after checking that
+/// no target is a folder. Without a commit the temporaries are removed, so
+/// a failure leaves none of the files.
+class StagedFiles {
+public:
+  StagedFiles() = default;
+  StagedFiles(const StagedFiles &) = delete;
+  StagedFiles &operator=(const StagedFiles &) = delete;
+  ~StagedFiles();
+
+  /// Returns an error message, empty on success.
+  std::string add(const std::string &path, const std::string &contents);
+  std::string commit();
+
+private:
+  std::vector<std::pair<std::string, std::string>> staged; // temp, target
+};
+
+/// One file through StagedFiles.
 std::string writeFileAtomically(const std::string &path,
                                 const std::string &contents);
 

@@ -118,24 +118,38 @@ int normc::tool::runRun(int argc, char **argv) {
     }
   }
 
-  Loaded in;
-  try {
-    in.x = npy::read(*xPath);
-    if (in.x.shape.size() != 2) {
-      llvm::errs() << *xPath << ": error: x must have shape [rows, d], got "
-                   << shapeText(in.x.shape) << "\n";
-      return kExitError;
+  // Reads one input; a file that cannot be read names what it should hold.
+  auto load = [](const std::string &path, const std::string &expected,
+                 npy::Array &array) {
+    try {
+      array = npy::read(path);
+      return true;
+    } catch (const std::exception &error) {
+      std::string why = error.what();
+      if (why.rfind(path + ": ", 0) == 0)
+        why = why.substr(path.size() + 2);
+      llvm::errs() << path << ": error: " << why << " (expected " << expected
+                   << ")\n";
+      return false;
     }
-    if (spec->residualAdd.value)
-      in.residual = npy::read(*args->get("--residual"));
-    if (spec->gain.value)
-      in.gamma = npy::read(*args->get("--gamma"));
-    if (spec->bias.value)
-      in.beta = npy::read(*args->get("--beta"));
-  } catch (const npy::NpyError &error) {
-    llvm::errs() << error.what() << "\n";
+  };
+  Loaded in;
+  if (!load(*xPath, "x of shape [rows, d]", in.x))
+    return kExitError;
+  if (in.x.shape.size() != 2) {
+    llvm::errs() << *xPath << ": error: x must have shape [rows, d], got "
+                 << shapeText(in.x.shape) << "\n";
     return kExitError;
   }
+  std::string rowsByD = shapeText(in.x.shape), byD = shapeText({in.x.shape[1]});
+  if ((spec->residualAdd.value &&
+       !load(*args->get("--residual"), "the residual of shape " + rowsByD,
+             in.residual)) ||
+      (spec->gain.value &&
+       !load(*args->get("--gamma"), "gamma of shape " + byD, in.gamma)) ||
+      (spec->bias.value &&
+       !load(*args->get("--beta"), "beta of shape " + byD, in.beta)))
+    return kExitError;
   int64_t rows = in.x.shape[0], d = in.x.shape[1];
   if (d < 1) {
     llvm::errs() << *xPath << ": error: x needs at least one feature, got "
@@ -191,14 +205,19 @@ int normc::tool::runRun(int argc, char **argv) {
                  << "': " << ec.message() << "\n";
     return kExitError;
   }
+  StagedFiles staged;
+  std::string error;
   for (auto &[name, bytes] : files) {
     llvm::SmallString<256> path(*out);
     llvm::sys::path::append(path, name);
-    if (std::string error = writeFileAtomically(path.str().str(), bytes);
-        !error.empty()) {
-      llvm::errs() << "normc: error: " << error << "\n";
-      return kExitError;
-    }
+    if (error.empty())
+      error = staged.add(path.str().str(), bytes);
+  }
+  if (error.empty())
+    error = staged.commit();
+  if (!error.empty()) {
+    llvm::errs() << "normc: error: " << error << "\n";
+    return kExitError;
   }
   llvm::errs() << llvm::format(
       "normc: ran %s on the %s: %lld rows x %lld "

@@ -64,8 +64,12 @@ int normc::tool::runTune(int argc, char **argv) {
     });
     llvm::outs() << "winner: " << report.winner
                  << " (stored in the tuning database)\n";
-  } catch (const Error &error) {
-    llvm::errs() << args->positional[0] << ": error: " << error.what() << "\n";
+  } catch (const std::exception &error) {
+    // Spec errors already read FILE:LINE:COL: error: ...
+    std::string what = error.what();
+    if (what.find(": error: ") == std::string::npos)
+      what = args->positional[0] + ": error: " + what;
+    llvm::errs() << what << "\n";
     return kExitError;
   }
   return 0;

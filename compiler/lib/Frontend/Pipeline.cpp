@@ -38,6 +38,9 @@ LogicalResult normc::lowerToSchedule(ModuleOp module,
   assign.threadsPerRow = options.threadsPerRow;
   assign.vectorWidth = options.vectorWidth;
   assign.rowStorage = options.rowStorage;
+  // Options given on the command line win over a schedule already in IR.
+  assign.overwrite = options.rowsPerBlock || options.threadsPerRow ||
+                     options.vectorWidth || !options.rowStorage.empty();
   pm.addPass(sched::createSchedAssignSchedule(assign));
   pm.addPass(createCSEPass());
   return pm.run(module);

@@ -21,7 +21,10 @@ normc::emitSpecKernel(const dsl::Spec &spec, std::optional<int64_t> cols,
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Error) {
       llvm::raw_string_ostream os(errors);
-      os << diag.getLocation() << ": error: " << diag << "\n";
+      if (auto loc = dyn_cast<FileLineColLoc>(diag.getLocation()))
+        os << loc.getFilename() << ":" << loc.getLine() << ":"
+           << loc.getColumn() << ": ";
+      os << "error: " << diag << "\n";
     }
     return success();
   });

@@ -77,7 +77,6 @@ struct TuneResult {
 struct TuneReport {
   std::vector<TuneResult> candidates;
   std::string winner;
-  bool fromDatabase = false; // an earlier process had tuned this shape
 };
 
 struct NormState;

@@ -44,7 +44,8 @@ public:
                          int64_t d) = 0;
 };
 
-std::unique_ptr<Backend> makeCpuBackend();
+/// Shared objects go to `<cacheDir>/cpu`.
+std::unique_ptr<Backend> makeCpuBackend(const std::string &cacheDir);
 /// Throws normc::Error when no GPU can be used.
 std::unique_ptr<Backend> makeCudaBackend(int ordinal,
                                          const std::string &cacheDir);

@@ -32,6 +32,10 @@ public:
 
 class CpuBackend : public Backend {
 public:
+  explicit CpuBackend(const std::string &cacheDir) {
+    compile.cacheDir = cacheDir;
+  }
+
   DeviceKind kind() const override { return DeviceKind::Cpu; }
   std::string deviceKey() const override { return "cpu"; }
   std::string deviceName() const override { return "cpu"; }
@@ -39,7 +43,8 @@ public:
   std::shared_ptr<LoadedKernel> load(const Candidate &candidate,
                                      const std::string &, int64_t) override {
     try {
-      cpu::CpuModule module = cpu::CpuModule::compile(candidate.source);
+      cpu::CpuModule module =
+          cpu::CpuModule::compile(candidate.source, compile);
       return std::make_shared<CpuKernel>(candidate.info,
                                          module.kernel(candidate.info.name));
     } catch (const std::exception &error) {
@@ -84,9 +89,12 @@ public:
     std::nth_element(times.begin(), times.begin() + 2, times.end());
     return times[2];
   }
+
+private:
+  cpu::CompileOptions compile;
 };
 } // namespace
 
-std::unique_ptr<Backend> api::makeCpuBackend() {
-  return std::make_unique<CpuBackend>();
+std::unique_ptr<Backend> api::makeCpuBackend(const std::string &cacheDir) {
+  return std::make_unique<CpuBackend>(cacheDir);
 }

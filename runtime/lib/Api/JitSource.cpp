@@ -9,7 +9,6 @@
 
 #ifdef NORMC_HAVE_COMPILER
 #include "normc/Frontend/SpecCompiler.h"
-#include "normc/Runtime/DiskCache.h"
 #include "normc/Runtime/Version.h"
 #endif
 
@@ -20,9 +19,9 @@ using namespace normc::api;
 namespace {
 class JitSource : public KernelSource {
 public:
-  JitSource(dsl::Spec spec, const std::string &cacheDir)
+  JitSource(dsl::Spec spec, std::shared_ptr<cache::TwoLevelCache> emitted)
       : specModel(std::move(spec)), canonical(specModel.canonical()),
-        emitted(cacheDir, "source") {}
+        emitted(std::move(emitted)) {}
 
   const dsl::Spec &spec() const override { return specModel; }
 
@@ -37,7 +36,7 @@ public:
                           .add("schedule", schedule.str())
                           .add("normc", kVersion)
                           .hex();
-    if (std::optional<std::string> hit = emitted.get(key)) {
+    if (std::shared_ptr<const std::string> hit = emitted->get(key)) {
       size_t eol = hit->find('\n');
       if (eol != std::string::npos)
         if (auto info = kernelInfoFromText(hit->substr(0, eol)))
@@ -50,24 +49,25 @@ public:
       throw Error("cannot compile '" + specModel.name.value +
                   "' for d = " + std::to_string(d) + " with " + schedule.str() +
                   ":\n" + errors);
-    emitted.put(key, toText(kernel->info) + "\n" + kernel->source);
+    emitted->put(key, toText(kernel->info) + "\n" + kernel->source);
     return {schedule, std::move(kernel->source), std::move(kernel->info)};
   }
 
 private:
   dsl::Spec specModel;
   std::string canonical;
-  cache::DiskCache emitted;
+  std::shared_ptr<cache::TwoLevelCache> emitted;
 };
 } // namespace
 
-std::unique_ptr<KernelSource> api::makeJitSource(dsl::Spec spec,
-                                                 const std::string &cacheDir) {
-  return std::make_unique<JitSource>(std::move(spec), cacheDir);
+std::unique_ptr<KernelSource>
+api::makeJitSource(dsl::Spec spec,
+                   std::shared_ptr<cache::TwoLevelCache> emitted) {
+  return std::make_unique<JitSource>(std::move(spec), std::move(emitted));
 }
 #else
-std::unique_ptr<KernelSource> api::makeJitSource(dsl::Spec,
-                                                 const std::string &) {
+std::unique_ptr<KernelSource>
+api::makeJitSource(dsl::Spec, std::shared_ptr<cache::TwoLevelCache>) {
   return nullptr;
 }
 #endif

@@ -9,6 +9,7 @@
 #define NORMC_LIB_API_KERNELSOURCE_H
 
 #include "normc/Dsl/Spec.h"
+#include "normc/Runtime/DiskCache.h"
 #include "normc/Runtime/KernelInfo.h"
 #include "normc/Runtime/Pack.h"
 #include "normc/Runtime/Schedule.h"
@@ -37,9 +38,11 @@ public:
 };
 
 std::unique_ptr<KernelSource> makePackSource(Pack pack, dsl::Spec spec);
-/// Null in builds without the compiler.
-std::unique_ptr<KernelSource> makeJitSource(dsl::Spec spec,
-                                            const std::string &cacheDir);
+/// Emitted kernels are kept in `emitted` (memory, then the disk's
+/// "source" folder), shared by every Norm of a Runtime. Null in builds
+/// without the compiler.
+std::unique_ptr<KernelSource>
+makeJitSource(dsl::Spec spec, std::shared_ptr<cache::TwoLevelCache> emitted);
 
 } // namespace normc::api
 

@@ -21,6 +21,7 @@ struct RuntimeState {
   std::shared_ptr<Backend> backend;
   bool autotune = false;
   std::shared_ptr<TuningDatabase> tuning;
+  std::shared_ptr<cache::TwoLevelCache> emitted; // JIT-emitted kernels
 };
 
 struct NormState {
@@ -139,11 +140,7 @@ void Norm::forward(const ForwardArgs &a, void *stream) const {
   stride("residual", a.residualStride);
   stride("y", a.yStride);
   stride("residual_out", a.residualOutStride);
-  try {
-    state->runtime->backend->launch(*kernel, args, stream);
-  } catch (const std::invalid_argument &error) {
-    throw Error(name() + ": " + error.what());
-  }
+  state->runtime->backend->launch(*kernel, args, stream);
 }
 
 TuneReport
@@ -184,9 +181,11 @@ Runtime::Runtime(const RuntimeOptions &options)
     kind = cuda::available() ? DeviceKind::Cuda : DeviceKind::Cpu;
   state->backend = kind == DeviceKind::Cuda
                        ? makeCudaBackend(options.cudaDevice, state->cacheDir)
-                       : makeCpuBackend();
+                       : makeCpuBackend(state->cacheDir);
   state->autotune = autotuneDefault(options, kind);
   state->tuning = std::make_shared<TuningDatabase>(state->cacheDir);
+  state->emitted = std::make_shared<cache::TwoLevelCache>(
+      cache::DiskCache(state->cacheDir, "source"));
 }
 
 DeviceKind Runtime::device() const { return state->backend->kind(); }
@@ -213,7 +212,7 @@ static Norm makeNorm(const std::shared_ptr<RuntimeState> &runtime,
 }
 
 bool Runtime::canCompileSpecs() {
-  return makeJitSource(dsl::Spec(), "") != nullptr;
+  return makeJitSource(dsl::Spec(), nullptr) != nullptr;
 }
 
 static void requireCompiler(const std::string &what) {
@@ -226,14 +225,14 @@ static void requireCompiler(const std::string &what) {
 Norm Runtime::loadSpecFile(const std::string &path) {
   requireCompiler(path);
   dsl::Spec spec = specOrThrow(dsl::parseSpecFile(path));
-  return makeNorm(state, makeJitSource(std::move(spec), state->cacheDir));
+  return makeNorm(state, makeJitSource(std::move(spec), state->emitted));
 }
 
 Norm Runtime::loadSpecString(const std::string &toml,
                              const std::string &fileName) {
   requireCompiler(fileName);
   dsl::Spec spec = specOrThrow(dsl::parseSpecString(toml, fileName));
-  return makeNorm(state, makeJitSource(std::move(spec), state->cacheDir));
+  return makeNorm(state, makeJitSource(std::move(spec), state->emitted));
 }
 
 Norm Runtime::loadPack(const std::string &dir) {

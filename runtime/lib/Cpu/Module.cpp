@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "normc/Runtime/CpuDevice.h"
+#include "normc/Runtime/DiskCache.h"
 
 #include "ContentHash.h"
 #include "Hooks.h"
@@ -45,18 +46,16 @@ std::string envOr(const char *name, const std::string &fallback) {
   return value && *value ? value : fallback;
 }
 
+/// The same root as every other normc cache (DiskCache.h).
 std::string cacheRoot(const CompileOptions &options) {
   if (!options.cacheDir.empty())
     return options.cacheDir;
-  if (const char *dir = std::getenv("NORMC_CACHE_DIR"); dir && *dir)
-    return dir;
-  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return std::string(xdg) + "/normc";
-  if (const char *home = std::getenv("HOME"); home && *home)
-    return std::string(home) + "/.cache/normc";
-  throw CpuCompileError("no cache directory for CPU kernels: set "
-                        "NORMC_CACHE_DIR or HOME",
-                        "");
+  std::string root = normc::cache::defaultCacheDir();
+  if (root.empty())
+    throw CpuCompileError("no cache directory for CPU kernels: set "
+                          "NORMC_CACHE_DIR or HOME",
+                          "");
+  return root;
 }
 
 std::string readFile(const std::string &path) {

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Support/IndentedOstream.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -140,6 +141,9 @@ private:
                             threadsPerRow);
   }
 
+  /// The C type of a kernel parameter: "const __nv_bfloat16 *", "int", ...
+  std::string paramType(const KernelParam &p);
+
   // Structure.
   void emitSignature();
   void emitPrologue();
@@ -191,31 +195,28 @@ std::string KernelEmitter::literal(Type t, double v) {
   return cvt(t, digits + "f");
 }
 
+std::string KernelEmitter::paramType(const KernelParam &p) {
+  switch (p.kind) {
+  case KernelParam::Kind::RowStride:
+  case KernelParam::Kind::RowCount:
+    return "long long";
+  case KernelParam::Kind::Cols:
+    return "int";
+  default:
+    for (auto buffer : kernel.getBody().getOps<BufferOp>())
+      if (buffer.getName() == p.name)
+        return (p.written ? "" : "const ") +
+               typeName(getElementType(buffer.getType())) + " *";
+  }
+  llvm_unreachable("a buffer parameter without its sched.buffer");
+}
+
 void KernelEmitter::emitSignature() {
   os << "NORMC_KERNEL(" << info.blockSize << ", " << info.name << ")(";
   llvm::interleave(
       info.params, os,
       [&](const KernelParam &p) {
-        using Kind = KernelParam::Kind;
-        switch (p.kind) {
-        case Kind::Rows:
-        case Kind::Features:
-        case Kind::Stats: {
-          Type t;
-          for (auto buffer : kernel.getBody().getOps<BufferOp>())
-            if (buffer.getName() == p.name)
-              t = getElementType(buffer.getType());
-          os << (p.written ? "" : "const ") << typeName(t) << " *" << p.name;
-          break;
-        }
-        case Kind::RowStride:
-        case Kind::RowCount:
-          os << "long long " << p.name;
-          break;
-        case Kind::Cols:
-          os << "int " << p.name;
-          break;
-        }
+        os << paramType(p) << (p.isBuffer() ? "" : " ") << p.name;
       },
       ", ");
   os << ") {\n";
@@ -534,11 +535,16 @@ LogicalResult KernelEmitter::emit() {
                                                "reduce_scratch",
                                                "shared_rows"};
     StringRef name = buffer.getName();
-    bool identifier =
-        !name.empty() && (std::isalpha(name[0]) || name[0] == '_') &&
-        llvm::all_of(name,
-                     [](char ch) { return std::isalnum(ch) || ch == '_'; });
-    if (!identifier || reserved.contains(name) || name.starts_with("region_"))
+    auto isWordChar = [](char ch) { return llvm::isAlnum(ch) || ch == '_'; };
+    bool identifier = !name.empty() && !llvm::isDigit(name[0]) &&
+                      llvm::all_of(name, isWordChar);
+    // Locals the emitter makes: c0, s1, v2, region_0, NAME_row, NAME_vec.
+    bool generated = (name.size() > 1 && StringRef("csv").contains(name[0]) &&
+                      llvm::all_of(name.drop_front(), llvm::isDigit)) ||
+                     name.starts_with("region_") ||
+                     name.starts_with("normc_") || name.ends_with("_row") ||
+                     name.ends_with("_vec") || name.ends_with("_stride");
+    if (!identifier || reserved.contains(name) || generated)
       return buffer.emitOpError("name '")
              << name << "' cannot be a CUDA parameter name";
   }
@@ -583,23 +589,8 @@ LogicalResult KernelEmitter::emit() {
   llvm::interleave(
       info.params, os,
       [&](const KernelParam &p) {
-        std::string type;
-        switch (p.kind) {
-        case KernelParam::Kind::RowStride:
-        case KernelParam::Kind::RowCount:
-          type = "long long";
-          break;
-        case KernelParam::Kind::Cols:
-          type = "int";
-          break;
-        default:
-          for (auto buffer : kernel.getBody().getOps<BufferOp>())
-            if (buffer.getName() == p.name)
-              type = (p.written ? "" : "const ") +
-                     typeName(getElementType(buffer.getType())) + " *";
-        }
-        os << "*reinterpret_cast<" << type << " const *>(args[" << index++
-           << "])";
+        os << "*reinterpret_cast<" << paramType(p) << " const *>(args["
+           << index++ << "])";
       },
       ",\n      ");
   os << ");\n}\n#endif\n";

@@ -63,9 +63,11 @@ template <typename T> __device__ __forceinline__ T normc_rsqrt(T v) {
   return NORMC_CVT(T, rsqrtf(NORMC_CVT(float, v)));
 }
 
-// Global-memory accesses of N consecutive features starting at feature c.
-// With `vec` and a whole chunk below `limit` they are one access of
-// N * sizeof(T) bytes; otherwise element by element, zeros past `limit`.
+// Global-memory accesses of N consecutive features starting at feature c,
+// to or from a chunk (a local array, or a row kept in shared memory; both
+// aligned to N * sizeof(T)). With `vec` and a whole chunk below `limit` they
+// are one access of N * sizeof(T) bytes; otherwise element by element,
+// zeros past `limit`.
 template <int Bytes> struct normc_vec;
 template <> struct normc_vec<2> { typedef unsigned short type; };
 template <> struct normc_vec<4> { typedef unsigned int type; };
@@ -78,7 +80,7 @@ __device__ __forceinline__ bool normc_aligned(const T *p, int bytes) {
 }
 
 template <int N, typename T>
-__device__ __forceinline__ void normc_load(T (&dst)[N], const T *src, int c,
+__device__ __forceinline__ void normc_load(T *dst, const T *src, int c,
                                            int limit, bool vec) {
   typedef typename normc_vec<N * sizeof(T)>::type V;
   if (vec && c + N <= limit) {
@@ -91,7 +93,7 @@ __device__ __forceinline__ void normc_load(T (&dst)[N], const T *src, int c,
 }
 
 template <int N, typename T>
-__device__ __forceinline__ void normc_store(T *dst, const T (&src)[N], int c,
+__device__ __forceinline__ void normc_store(T *dst, const T *src, int c,
                                             int limit, bool vec) {
   typedef typename normc_vec<N * sizeof(T)>::type V;
   if (vec && c + N <= limit) {

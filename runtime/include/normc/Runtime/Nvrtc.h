@@ -29,6 +29,10 @@ struct Result {
 Result compile(const std::string &source, const std::string &fileName,
                const Options &options);
 
+/// Whether `arch` is spelled sm_XX (sm_80, sm_90a, ...); NVRTC itself
+/// decides whether it supports it.
+bool isValidArch(const std::string &arch);
+
 /// "MAJOR.MINOR" of the NVRTC in use.
 std::string version();
 
