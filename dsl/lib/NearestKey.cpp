@@ -58,4 +58,20 @@ nearestKey(std::string_view word,
   return best;
 }
 
+std::optional<std::string_view>
+closestKey(std::string_view word,
+           const std::vector<std::string_view> &candidates) {
+  const std::string w = lower(word);
+  std::optional<std::string_view> best;
+  unsigned bestDistance = 0;
+  for (std::string_view candidate : candidates) {
+    unsigned distance = editDistance(w, lower(candidate));
+    if (!best || distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
 } // namespace normc::dsl

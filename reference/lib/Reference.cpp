@@ -102,8 +102,8 @@ Outputs evaluate(const dsl::Spec &spec, const Inputs &in) {
     out.residualOut.resize(in.rows * d);
   if (spec.saveStats.value && spec.center.value)
     out.mean.resize(in.rows);
-  if (spec.saveStats.value && spec.scale.value)
-    out.rstd.resize(in.rows);
+  if (spec.saveStats.value)
+    out.rstd.resize(in.rows); // 1 for every row without scaling
 
   const int64_t k = statisticsWidth(spec.fraction.value, d);
   std::vector<double> h(d);

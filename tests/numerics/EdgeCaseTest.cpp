@@ -77,6 +77,21 @@ TEST(EdgeCases, MisalignedBasePointers) {
     }
 }
 
+// Without scaling, r = 1 and save_stats still stores it.
+TEST(EdgeCases, SavedRstdIsOneWithoutScaling) {
+  dsl::Spec spec = loadShippedSpec("layernorm");
+  spec.scale.value = false;
+  spec.saveStats.value = true;
+  CaseData data = makeCase(spec, 3, 100, 23);
+  RunOutputs out;
+  Grade grade = runAndGrade(spec, data, defaults(), &out);
+  EXPECT_LE(grade.worst(), 1.0) << grade.str();
+  ASSERT_EQ(out.rstd.size(), 3u);
+  for (double r : out.rstd)
+    EXPECT_EQ(r, 1.0);
+  EXPECT_EQ(out.mean.size(), 3u);
+}
+
 // Every row storage the emitter supports, on one awkward d, under every lane
 // order: a centered partial spec, and the fused residual add whose h is
 // both stored and kept.

@@ -63,7 +63,7 @@ RunOutputs normc::tool::runSpecOnCuda(const std::string &specPath,
     a.residualOut = device.output(cells, spec.input.value);
   if (spec.saveStats.value && spec.center.value)
     a.mean = static_cast<float *>(device.output(in.rows, dsl::DType::F32));
-  if (spec.saveStats.value && spec.scale.value)
+  if (spec.saveStats.value)
     a.rstd = static_cast<float *>(device.output(in.rows, dsl::DType::F32));
   norm.forward(a);
   cuda::synchronize(0);

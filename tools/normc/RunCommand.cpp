@@ -196,9 +196,9 @@ int normc::tool::runRun(int argc, char **argv) {
   addFile("y.npy", result.y, {rows, d});
   if (spec->residualAdd.value)
     addFile("residual_out.npy", result.residualOut, {rows, d});
-  if (!result.mean.empty() || (spec->saveStats.value && spec->center.value))
+  if (spec->saveStats.value && spec->center.value)
     addFile("mean.npy", result.mean, {rows});
-  if (!result.rstd.empty() || (spec->saveStats.value && spec->scale.value))
+  if (spec->saveStats.value)
     addFile("rstd.npy", result.rstd, {rows});
   if (std::error_code ec = llvm::sys::fs::create_directories(*out)) {
     llvm::errs() << "normc: error: cannot create '" << *out

@@ -120,8 +120,11 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> cols) {
     };
     if (mean)
       norm::OutputOp::create(b, saveLoc, "mean", asF32(mean));
-    if (rstd)
-      norm::OutputOp::create(b, saveLoc, "rstd", asF32(rstd));
+    // Without scaling r = 1 (contract section 1, step 3), saved all the same.
+    Value r = rstd ? rstd
+                   : norm::FillOp::create(b, saveLoc, stats, h,
+                                          b.getF64FloatAttr(1.0));
+    norm::OutputOp::create(b, saveLoc, "rstd", asF32(r));
   }
   return module;
 }

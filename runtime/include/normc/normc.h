@@ -64,7 +64,7 @@ struct ForwardArgs {
   void *residualOut = nullptr; // with residual_add
   int64_t residualOutStride = 0;
   float *mean = nullptr; // with save_stats and center
-  float *rstd = nullptr; // with save_stats and scale
+  float *rstd = nullptr; // with save_stats (all 1 when scale = false)
 };
 
 /// One measured schedule candidate.

@@ -92,8 +92,7 @@ RunOutputs normc::runSpecOnCpu(const dsl::Spec &spec, const RunInputs &in,
   if (spec.saveStats.value) {
     if (spec.center.value)
       add("mean", HostBuffer("f32", rows, 0));
-    if (spec.scale.value)
-      add("rstd", HostBuffer("f32", rows, 0));
+    add("rstd", HostBuffer("f32", rows, 0));
   }
 
   KernelArgs args;

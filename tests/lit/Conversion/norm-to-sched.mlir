@@ -61,3 +61,19 @@ norm.spec @partial {
   norm.output "residual_out", %h : tensor<?x?xf32>
   norm.output "rstd", %r32 : tensor<?xf32>
 }
+
+// -----
+
+// Without scaling, the saved rstd is the constant 1.
+// CHECK-LABEL: sched.kernel @center_only accumulate(f32) {
+// CHECK:         %[[RSTD:.*]] = sched.buffer "rstd" : !sched.stats<f32>
+// CHECK:         %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK:         sched.store_stat %[[ONE]], %[[RSTD]] : f32, !sched.stats<f32>
+norm.spec @center_only {
+  %x = norm.input "x" : tensor<?x?xf32>
+  %mu = norm.mean %x fraction 1.0 : tensor<?x?xf32> -> tensor<?xf32>
+  %y = norm.normalize %x mean %mu : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?x?xf32>
+  %one = norm.fill %x value 1.0 : tensor<?x?xf32> -> tensor<?xf32>
+  norm.output "y", %y : tensor<?x?xf32>
+  norm.output "rstd", %one : tensor<?xf32>
+}

@@ -59,3 +59,10 @@ TEST(NearestKey, AllowsMoreEditsForLongerWords) {
   // Sharing letters is not enough.
   EXPECT_EQ(nearestKey("version", {"epsilon"}), std::nullopt);
 }
+
+TEST(ClosestKey, AlwaysNamesTheNearestCandidate) {
+  const std::vector<std::string_view> keys = {"value", "placement"};
+  EXPECT_EQ(closestKey("eps", keys), "value");
+  EXPECT_EQ(closestKey("PLACEMNT", keys), "placement");
+  EXPECT_EQ(closestKey("anything", {}), std::nullopt);
+}

@@ -100,7 +100,8 @@ TEST(SpecErrors, UnknownKeyInATableSuggestsTheClosest) {
             Lines{"t.toml:5:1: error: unknown key 'accum' in [dtypes]; did "
                   "you mean 'accumulate'?"});
   EXPECT_EQ(afterCenter("[epsilon]\neps = 1e-5\n"),
-            Lines{"t.toml:5:1: error: unknown key 'eps' in [epsilon]"});
+            Lines{"t.toml:5:1: error: unknown key 'eps' in [epsilon]; the closest "
+                  "known key is 'value'"});
 }
 
 TEST(SpecErrors, UnknownKeyThatBelongsElsewhereSaysWhere) {
@@ -124,14 +125,17 @@ TEST(SpecErrors, UnknownTopLevelKeyOrTableSuggestsTheClosest) {
             Lines{"t.toml:4:2: error: unknown table [dtype]; did you mean "
                   "[dtypes]?"});
   EXPECT_EQ(afterCenter("[kernel]\n"),
-            Lines{"t.toml:4:2: error: unknown table [kernel]"});
+            Lines{"t.toml:4:2: error: unknown table [kernel]; the closest known "
+                  "table is [affine]"});
   expectErrors("version = 2\nname = \"t\"\n[statistics]\ncenter = true\n",
-               {"t.toml:1:1: error: unknown key 'version'"});
+               {"t.toml:1:1: error: unknown key 'version'; the closest known key is "
+                "'epsilon'"});
 }
 
 TEST(SpecErrors, UnknownSubtable) {
   EXPECT_EQ(afterCenter("[statistics.extra]\nx = 1\n"),
-            Lines{"t.toml:4:13: error: unknown key 'extra' in [statistics]"});
+            Lines{"t.toml:4:13: error: unknown key 'extra' in [statistics]; the "
+                  "closest known key is 'center'"});
 }
 
 TEST(SpecErrors, WrongTomlTypes) {

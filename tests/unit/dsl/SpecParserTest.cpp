@@ -152,7 +152,8 @@ TEST(SpecParser, ColumnsCountCharactersNotBytes) {
             "statistics = { \"ü\" = 1, center = true, fraction = 2 }\n");
   EXPECT_EQ(messages(r),
             (std::vector<std::string>{
-                "t.toml:2:16: error: unknown key 'ü' in [statistics]",
+                "t.toml:2:16: error: unknown key 'ü' in [statistics]; the "
+                "closest known key is 'scale'",
                 "t.toml:2:51: error: 'fraction' must be in (0, 1], got 2"}));
 }
 

@@ -189,7 +189,7 @@ TEST(ReferenceEvaluate, EpsilonPlacement) {
 }
 
 TEST(ReferenceEvaluate, CenterWithoutScale) {
-  // r = 1: [1, 2, 3, 4] - 2.5 = -1.5, -0.5, 0.5, 1.5; no rstd output.
+  // r = 1: [1, 2, 3, 4] - 2.5 = -1.5, -0.5, 0.5, 1.5; rstd is saved as 1.
   dsl::Spec spec = makeSpec(R"(
 [statistics]
 center = true
@@ -202,5 +202,5 @@ save_stats = true
   Outputs out = evaluateRows(spec, {{1, 2, 3, 4}, {}, {}, {}, 4});
   expectValues(out.y, {-1.5, -0.5, 0.5, 1.5});
   expectValues(out.mean, {2.5});
-  EXPECT_TRUE(out.rstd.empty());
+  expectValues(out.rstd, {1.0});
 }

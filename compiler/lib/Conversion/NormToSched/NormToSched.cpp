@@ -225,6 +225,10 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
                                        normalize.getGainOffsetAttr()));
     return success();
   }
+  if (auto fill = dyn_cast<norm::FillOp>(op)) {
+    map.map(fill.getResult(), constant(loc, fill.getValue().convertToDouble()));
+    return success();
+  }
   if (auto convert = dyn_cast<norm::ConvertOp>(op)) {
     Value in = map.lookup(convert.getInput());
     Type to = convert.getType().getElementType();

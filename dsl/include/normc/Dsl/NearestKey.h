@@ -25,6 +25,12 @@ std::optional<std::string_view>
 nearestKey(std::string_view word,
            const std::vector<std::string_view> &candidates);
 
+/// The candidate at the smallest edit distance from `word` (case ignored),
+/// however far; nullopt only when there are no candidates.
+std::optional<std::string_view>
+closestKey(std::string_view word,
+           const std::vector<std::string_view> &candidates);
+
 } // namespace normc::dsl
 
 #endif // NORMC_DSL_NEARESTKEY_H

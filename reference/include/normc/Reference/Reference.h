@@ -31,7 +31,7 @@ struct Outputs {
   std::vector<double> y;           // [rows, d]
   std::vector<double> residualOut; // [rows, d], iff residualAdd
   std::vector<double> mean;        // [rows], iff saveStats && center
-  std::vector<double> rstd;        // [rows], iff saveStats && scale
+  std::vector<double> rstd;        // [rows], iff saveStats (1 without scale)
 };
 
 /// Evaluates contract section 1 row by row in double. Sums are compensated

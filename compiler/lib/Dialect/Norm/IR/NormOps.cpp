@@ -49,7 +49,7 @@ LogicalResult SpecOp::verify() {
   WalkResult result = getBody().walk([&](Operation *op) -> WalkResult {
     for (Type t : op->getResultTypes()) {
       auto tensor = dyn_cast<RankedTensorType>(t);
-      if (!tensor || (isa<MeanOp, MomentOp, RstdOp, ConvertOp>(op)))
+      if (!tensor || (isa<MeanOp, MomentOp, RstdOp, FillOp, ConvertOp>(op)))
         continue;
       int64_t d = tensor.getDimSize(tensor.getRank() - 1);
       if (cols && *cols != d) {
@@ -133,6 +133,10 @@ LogicalResult NormalizeOp::verify() {
   if (!getGain() && getGainOffset().convertToDouble() != 0.0)
     return emitOpError("gain_offset needs a gain operand");
   return success();
+}
+
+LogicalResult FillOp::verify() {
+  return verifyRowStats(*this, getRowsOf().getType(), getType(), "result");
 }
 
 LogicalResult ConvertOp::verify() {

@@ -131,6 +131,24 @@ def Norm_NormalizeOp : Norm_Op<"normalize", [Pure, AttrSizedOperandSegments]> {
   }];
 }
 
+def Norm_FillOp : Norm_Op<"fill", [Pure]> {
+  let summary = "A per-row statistic that is the same for every row";
+  let description = [{
+    The rstd of a spec with `scale = false` is 1 for every row; saving the
+    statistics stores it all the same.
+
+    ```mlir
+    %r = norm.fill %h value 1.0 : tensor<?x64xf32> -> tensor<?xf32>
+    ```
+  }];
+  let arguments = (ins Norm_Rows:$rowsOf, F64Attr:$value);
+  let results = (outs Norm_RowStats:$result);
+  let assemblyFormat = [{
+    $rowsOf `value` $value attr-dict `:` type($rowsOf) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Norm_ConvertOp : Norm_Op<"convert", [Pure]> {
   let summary = "Element type conversion of per-row statistics";
   let arguments = (ins Norm_RowStats:$input);
