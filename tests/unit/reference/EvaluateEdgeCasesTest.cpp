@@ -23,17 +23,6 @@ residual_add = true
 save_stats = true
 )";
 
-const char *const kRmsNorm = R"(
-[statistics]
-center = false
-[epsilon]
-value = 0
-[affine]
-gain = false
-[fusion]
-save_stats = true
-)";
-
 } // namespace
 
 TEST(ReferenceEdgeCases, ZeroRowsGiveEmptyOutputs) {

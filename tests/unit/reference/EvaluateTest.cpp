@@ -26,17 +26,6 @@ gain = false
 save_stats = true
 )";
 
-const char *const kRmsNorm = R"(
-[statistics]
-center = false
-[epsilon]
-value = 0
-[affine]
-gain = false
-[fusion]
-save_stats = true
-)";
-
 } // namespace
 
 TEST(ReferenceEvaluate, LayerNorm) {

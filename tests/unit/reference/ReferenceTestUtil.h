@@ -27,6 +27,18 @@ inline dsl::Spec makeSpec(const std::string &tables) {
   return r.spec ? *r.spec : dsl::Spec{};
 }
 
+/// RMSNorm without epsilon or gain, saving its statistics.
+inline const char *const kRmsNorm = R"(
+[statistics]
+center = false
+[epsilon]
+value = 0
+[affine]
+gain = false
+[fusion]
+save_stats = true
+)";
+
 /// Contiguous rows of width d, with the optional operands a spec may need.
 struct Rows {
   std::vector<double> x, residual, gamma, beta;
