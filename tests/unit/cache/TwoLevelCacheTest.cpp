@@ -8,7 +8,7 @@
 
 #include "CacheTestUtil.h"
 
-#include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -88,19 +88,15 @@ TEST_F(TwoLevelCacheTest, TwoThreads) {
   }
 }
 
-TEST_F(TwoLevelCacheTest, MemoryHitIsCheap) {
-  // No disk access and no copy of the payload: the bound (5 µs a hit) is
-  // about a hundred times what a hit costs, to hold in slow builds too.
+// A memory hit neither reads the disk nor copies the payload (its cost is
+// measured in bench/RuntimeBench.cpp, not here).
+TEST_F(TwoLevelCacheTest, MemoryHitNeedsNoDiskAndNoCopy) {
   TwoLevelCache cache{DiskCache(dir)};
   std::string key = sha256Hex("k");
   cache.put(key, patternBytes(1 << 20, 1));
-  constexpr int kHits = 20000;
-  auto start = std::chrono::steady_clock::now();
-  size_t total = 0;
-  for (int i = 0; i < kHits; ++i)
-    total += cache.get(key)->size();
-  std::chrono::duration<double, std::micro> elapsed =
-      std::chrono::steady_clock::now() - start;
-  EXPECT_EQ(total, size_t(kHits) << 20);
-  EXPECT_LT(elapsed.count() / kHits, 5.0);
+  std::filesystem::remove(cache.disk().pathFor(key));
+  std::shared_ptr<const std::string> first = cache.get(key);
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(first->size(), size_t(1) << 20);
+  EXPECT_EQ(cache.get(key).get(), first.get());
 }
