@@ -1,0 +1,46 @@
+//===- PackCompileTest.cpp - Every schedule candidate compiles for a GPU --===//
+//
+// The tuner compiles every candidate on the GPU it runs on; here NVRTC
+// compiles each one to a CUBIN for sm_90 and ptxas must report no spills.
+//
+//===----------------------------------------------------------------------===//
+#include "normc/Frontend/SpecCompiler.h"
+#include "normc/Runtime/Nvrtc.h"
+
+#include <gtest/gtest.h>
+
+using namespace normc;
+
+namespace {
+
+void expectEveryCandidateCompiles(const char *name,
+                                  std::optional<int64_t> cols) {
+  dsl::SpecParseResult parsed =
+      dsl::parseSpecFile(std::string(NORMC_SPECS_DIR) + "/" + name + ".toml");
+  ASSERT_TRUE(parsed.spec);
+  std::string errors;
+  std::optional<Pack> pack = buildPack(*parsed.spec, cols, errors);
+  ASSERT_TRUE(pack) << errors;
+  EXPECT_EQ(errors, "");
+  EXPECT_GT(pack->candidates.size(), 10u);
+  nvrtc::Options options;
+  options.arch = "sm_90";
+  options.target = nvrtc::Target::Cubin;
+  for (const PackCandidate &candidate : pack->candidates) {
+    nvrtc::Result result = nvrtc::compile(candidate.source, "k.cu", options);
+    EXPECT_TRUE(result.ok) << candidate.schedule.str() << ": " << result.error
+                           << "\n"
+                           << result.log;
+    EXPECT_EQ(nvrtc::spillBytes(result.log), 0) << candidate.schedule.str();
+  }
+}
+
+TEST(PackCompile, FusedAddRmsNormAnyD) {
+  expectEveryCandidateCompiles("fused_add_rmsnorm", std::nullopt);
+}
+
+TEST(PackCompile, PartialLayerNormFixedD) {
+  expectEveryCandidateCompiles("partial_layernorm", 4096);
+}
+
+} // namespace
