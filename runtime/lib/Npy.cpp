@@ -287,7 +287,7 @@ double decode(const unsigned char *p, size_t size) {
 //===----------------------------------------------------------------------===//
 
 [[noreturn]] void fail(const std::string &path, const std::string &message) {
-  throw NpyError(path + ": " + message);
+  throw NpyError(path, message);
 }
 
 /// Python's repr of a shape tuple: (), (5,), (2, 3).
@@ -432,8 +432,8 @@ std::string encodeFloat32(const std::vector<int64_t> &shape,
   int64_t count = 1;
   for (int64_t dim : shape) {
     if (dim < 0)
-      throw NpyError("encodeFloat32: negative dimension in shape " +
-                     formatShape(shape));
+      throw NpyError("encodeFloat32",
+                     "negative dimension in shape " + formatShape(shape));
     count *= dim;
   }
   std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " +
@@ -444,8 +444,8 @@ std::string encodeFloat32(const std::vector<int64_t> &shape,
   header.append((64 - unpadded % 64) % 64, ' ');
   header += '\n';
   if (header.size() > 0xffff)
-    throw NpyError("encodeFloat32: shape " + formatShape(shape) +
-                   " does not fit a version 1.0 header");
+    throw NpyError("encodeFloat32", "shape " + formatShape(shape) +
+                                        " does not fit a version 1.0 header");
 
   std::string bytes(kMagic);
   bytes += '\x01';

@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <new>
 
 using namespace normc;
 using namespace normc::tool;
@@ -124,12 +125,13 @@ int normc::tool::runRun(int argc, char **argv) {
     try {
       array = npy::read(path);
       return true;
-    } catch (const std::exception &error) {
-      std::string why = error.what();
-      if (why.rfind(path + ": ", 0) == 0)
-        why = why.substr(path.size() + 2);
-      llvm::errs() << path << ": error: " << why << " (expected " << expected
-                   << ")\n";
+    } catch (const npy::NpyError &error) {
+      llvm::errs() << path << ": error: " << error.reason() << " (expected "
+                   << expected << ")\n";
+      return false;
+    } catch (const std::bad_alloc &) {
+      llvm::errs() << path << ": error: too large to load (expected "
+                   << expected << ")\n";
       return false;
     }
   };

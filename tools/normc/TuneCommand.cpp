@@ -1,6 +1,7 @@
 //===- TuneCommand.cpp - normc tune ---------------------------------------===//
 #include "CommandLine.h"
 #include "Commands.h"
+#include "SpecInput.h"
 
 #include "normc/normc.h"
 
@@ -46,6 +47,9 @@ int normc::tool::runTune(int argc, char **argv) {
     usageError("unknown device '" + device + "'; expected auto, cpu or cuda");
     return kExitUsage;
   }
+  // Spec diagnostics first, in the form every command prints them.
+  if (!readSpec(args->positional[0]))
+    return kExitError;
   try {
     Runtime runtime(options);
     Norm norm = runtime.loadSpecFile(args->positional[0]);
@@ -65,11 +69,7 @@ int normc::tool::runTune(int argc, char **argv) {
     llvm::outs() << "winner: " << report.winner
                  << " (stored in the tuning database)\n";
   } catch (const std::exception &error) {
-    // Spec errors already read FILE:LINE:COL: error: ...
-    std::string what = error.what();
-    if (what.find(": error: ") == std::string::npos)
-      what = args->positional[0] + ": error: " + what;
-    llvm::errs() << what << "\n";
+    llvm::errs() << args->positional[0] << ": error: " << error.what() << "\n";
     return kExitError;
   }
   return 0;

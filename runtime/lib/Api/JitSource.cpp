@@ -16,6 +16,8 @@ using namespace normc;
 using namespace normc::api;
 
 #ifdef NORMC_HAVE_COMPILER
+bool api::haveCompiler() { return true; }
+
 namespace {
 class JitSource : public KernelSource {
 public:
@@ -66,6 +68,8 @@ api::makeJitSource(dsl::Spec spec,
   return std::make_unique<JitSource>(std::move(spec), std::move(emitted));
 }
 #else
+bool api::haveCompiler() { return false; }
+
 std::unique_ptr<KernelSource>
 api::makeJitSource(dsl::Spec, std::shared_ptr<cache::TwoLevelCache>) {
   return nullptr;

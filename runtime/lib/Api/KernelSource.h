@@ -38,6 +38,9 @@ public:
 };
 
 std::unique_ptr<KernelSource> makePackSource(Pack pack, dsl::Spec spec);
+/// Whether this build has the compiler (makeJitSource returns a source).
+bool haveCompiler();
+
 /// Emitted kernels are kept in `emitted` (memory, then the disk's
 /// "source" folder), shared by every Norm of a Runtime. Null in builds
 /// without the compiler.

@@ -211,9 +211,7 @@ static Norm makeNorm(const std::shared_ptr<RuntimeState> &runtime,
   return Norm(state);
 }
 
-bool Runtime::canCompileSpecs() {
-  return makeJitSource(dsl::Spec(), nullptr) != nullptr;
-}
+bool Runtime::canCompileSpecs() { return haveCompiler(); }
 
 static void requireCompiler(const std::string &what) {
   if (!Runtime::canCompileSpecs())

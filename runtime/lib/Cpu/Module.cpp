@@ -10,6 +10,8 @@
 #include "normc/Runtime/CpuDevice.h"
 #include "normc/Runtime/DiskCache.h"
 
+#include "../Cache/AtomicWrite.h"
+
 #include "ContentHash.h"
 #include "Hooks.h"
 #include "HostCompiler.h"
@@ -87,22 +89,6 @@ std::string temporaryName(const std::string &path) {
   static std::atomic<unsigned> counter{0};
   return path + ".tmp." + std::to_string(::getpid()) + "." +
          std::to_string(counter++);
-}
-
-void writeAtomically(const std::string &path, const std::string &content) {
-  std::string temporary = temporaryName(path);
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    out << content;
-    if (!out.flush())
-      throw CpuCompileError("cannot write " + temporary, "");
-  }
-  std::error_code error;
-  fs::rename(temporary, path, error);
-  if (error) {
-    fs::remove(temporary, error);
-    throw CpuCompileError("cannot create " + path, "");
-  }
 }
 
 std::string commandLine(const std::vector<std::string> &argv) {
@@ -185,7 +171,8 @@ CpuModule CpuModule::compile(const std::string &source,
   std::string objectPath = base + ".so";
   bool hit = fs::exists(objectPath, error);
   if (!hit) {
-    writeAtomically(base + ".cpp", source);
+    if (!normc::cache::writeAtomically(base + ".cpp", {source}))
+      throw CpuCompileError("cannot write " + base + ".cpp", "");
     compileObject(command, base + ".cpp", objectPath);
   }
 

@@ -4,7 +4,9 @@
 // processes), the tuning database and its reuse, packs, and errors.
 //
 //===----------------------------------------------------------------------===//
+#include "Tuner.h"
 #include "normc/Runtime/HostData.h"
+#include "normc/Runtime/Schedule.h"
 #include "normc/normc.h"
 
 #include <gtest/gtest.h>
@@ -155,6 +157,20 @@ TEST_F(RuntimeApi, TuningIsStoredAndReusedByLaterRuntimes) {
   Norm later = Runtime(cpu(/*autotune=*/0)).loadSpecString(kRmsNormReformatted);
   EXPECT_EQ(later.prepare(64, 9), report.winner);
   EXPECT_LE(runAndCheck(later, 9, 64), 1.0);
+}
+
+// An entry in the tuning database wins over the heuristic default.
+TEST_F(RuntimeApi, ATuningDatabaseEntryIsUsed) {
+  Schedule stored{4, 32, 4, "global"}; // the default at d = 64 differs
+  dsl::SpecParseResult parsed = dsl::parseSpecString(kRmsNorm, "t.toml");
+  ASSERT_TRUE(parsed.spec);
+  ASSERT_FALSE(defaultSchedule({64, 32}) == stored);
+  api::TuningDatabase(cacheDir).store("cpu", parsed.spec->canonical(), 64, 9,
+                                      stored);
+  Norm norm = Runtime(cpu(/*autotune=*/0)).loadSpecString(kRmsNormReformatted);
+  EXPECT_EQ(norm.prepare(64, 16), stored.str()); // the same rows bucket
+  EXPECT_EQ(norm.prepare(64, 17), defaultSchedule({64, 32}).str());
+  EXPECT_LE(runAndCheck(norm, 9, 64), 1.0);
 }
 
 TEST_F(RuntimeApi, AutotuneOnFirstUseWhenEnabled) {

@@ -21,8 +21,15 @@ struct Array {
   std::string dtype;          // "float32", "float64" or "float16"
 };
 
+/// what() reads "WHERE: REASON"; WHERE is the file (or the function).
 class NpyError : public std::runtime_error {
-  using runtime_error::runtime_error;
+public:
+  NpyError(const std::string &where, const std::string &reason)
+      : std::runtime_error(where + ": " + reason), why(reason) {}
+  const std::string &reason() const { return why; }
+
+private:
+  std::string why;
 };
 
 /// Reads a .npy file of format version 1.0, 2.0 or 3.0 holding a C-order,
