@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "SpecChecks.h"
 #include "SpecReader.h"
+#include "normc/Abi/ReadFile.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -64,21 +65,6 @@ static std::optional<toml::table> parseToml(std::string_view text,
 #endif
 }
 
-/// Reads a whole file into `text`; returns the reason on failure.
-static std::optional<std::string> readFile(const std::string &path,
-                                           std::string &text) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE *)> f(
-      std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!f)
-    return std::strerror(errno);
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof(buf), f.get())) > 0)
-    text.append(buf, n);
-  if (std::ferror(f.get()))
-    return std::strerror(errno);
-  return std::nullopt;
-}
 
 SpecParseResult parseSpecString(std::string_view text,
                                 const std::string &fileName) {

@@ -9,6 +9,7 @@
 
 #include "SpecSchema.h"
 #include "normc/Dsl/NearestKey.h"
+#include "normc/Abi/ReservedNames.h"
 
 #include <cstdio>
 
@@ -40,65 +41,6 @@ static std::string_view typeName(toml::node_type t) {
     break;
   }
   return "nothing";
-}
-
-static bool isCIdentifier(std::string_view s) {
-  auto isAlpha = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-  };
-  if (s.empty() || !isAlpha(s[0]))
-    return false;
-  for (char c : s)
-    if (!isAlpha(c) && !(c >= '0' && c <= '9'))
-      return false;
-  return true;
-}
-
-/// Names the kernel symbol cannot take: C++ keywords, identifiers the
-/// language reserves (`__x`, `_X`), the CUDA built-ins and functions an
-/// emitted kernel refers to, and normc's own prefix.
-static bool isReservedName(std::string_view s) {
-  static const char *const kReserved[] = {
-      "alignas",       "alignof",     "and",
-      "and_eq",        "asm",         "auto",
-      "bitand",        "bitor",       "bool",
-      "break",         "case",        "catch",
-      "char",          "char16_t",    "char32_t",
-      "char8_t",       "class",       "co_await",
-      "co_return",     "co_yield",    "compl",
-      "concept",       "const",       "const_cast",
-      "consteval",     "constexpr",   "constinit",
-      "continue",      "decltype",    "default",
-      "delete",        "do",          "double",
-      "dynamic_cast",  "else",        "enum",
-      "explicit",      "export",      "extern",
-      "false",         "float",       "for",
-      "friend",        "goto",        "if",
-      "inline",        "int",         "long",
-      "mutable",       "namespace",   "new",
-      "noexcept",      "not",         "not_eq",
-      "nullptr",       "operator",    "or",
-      "or_eq",         "private",     "protected",
-      "public",        "register",    "reinterpret_cast",
-      "requires",      "return",      "short",
-      "signed",        "sizeof",      "static",
-      "static_assert", "static_cast", "struct",
-      "switch",        "template",    "this",
-      "thread_local",  "throw",       "true",
-      "try",           "typedef",     "typeid",
-      "typename",      "union",       "unsigned",
-      "using",         "virtual",     "void",
-      "volatile",      "wchar_t",     "while",
-      "xor",           "xor_eq",      "threadIdx",
-      "blockIdx",      "blockDim",    "gridDim",
-      "warpSize",      "max",         "min",
-      "floor",         "sqrt",        "sqrtf",
-      "rsqrt",         "rsqrtf",      "main"};
-  for (const char *word : kReserved)
-    if (s == word)
-      return true;
-  return s.rfind("__", 0) == 0 || s.rfind("normc_", 0) == 0 ||
-         (s.size() > 1 && s[0] == '_' && s[1] >= 'A' && s[1] <= 'Z');
 }
 
 static const TableSchema *findTable(std::string_view name) {
@@ -203,10 +145,11 @@ private:
       return error(locOf(n), "'name' must be a C identifier "
                              "([A-Za-z_][A-Za-z0-9_]*), got " +
                                  spelling(n));
-    if (isReservedName(name))
+    if (!checkEmittedName(name).empty())
       return error(locOf(n), "'name' becomes the kernel's symbol and cannot "
                              "be a C++ keyword or a reserved name, got " +
-                                 spelling(n));
+                                 spelling(n) + ": it " +
+                                 checkEmittedName(name));
     if (name.size() > kMaxNameLength)
       return error(locOf(n),
                    "'name' must be at most " + std::to_string(kMaxNameLength) +

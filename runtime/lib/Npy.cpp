@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "normc/Runtime/Npy.h"
+#include "normc/Abi/ReadFile.h"
 
 #include <cctype>
 #include <cerrno>
@@ -298,18 +299,10 @@ std::string formatShape(const std::vector<int64_t> &shape) {
   return s + (shape.size() == 1 ? ",)" : ")");
 }
 
-std::string readFile(const std::string &path) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE *)> file(
-      std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file)
-    fail(path, std::string("cannot read file: ") + std::strerror(errno));
+std::string readNpyFile(const std::string &path) {
   std::string bytes;
-  char chunk[1 << 16];
-  size_t n;
-  while ((n = std::fread(chunk, 1, sizeof chunk, file.get())) > 0)
-    bytes.append(chunk, n);
-  if (std::ferror(file.get()))
-    fail(path, std::string("cannot read file: ") + std::strerror(errno));
+  if (std::optional<std::string> reason = readFile(path, bytes))
+    fail(path, "cannot read file: " + *reason);
   return bytes;
 }
 
@@ -371,7 +364,7 @@ int64_t elementCount(const std::vector<int64_t> &shape, size_t elementSize) {
 } // namespace
 
 Array read(const std::string &path) {
-  std::string bytes = readFile(path);
+  std::string bytes = readNpyFile(path);
   size_t dataOffset = 0;
   std::string_view header = headerText(path, bytes, dataOffset);
 

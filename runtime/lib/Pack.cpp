@@ -1,5 +1,6 @@
 //===- Pack.cpp - Kernel packs: every candidate of a spec, ready to ship --===//
 #include "normc/Runtime/Pack.h"
+#include "normc/Abi/ReadFile.h"
 
 #include <filesystem>
 #include <fstream>
@@ -19,13 +20,11 @@ static void writeFile(const fs::path &path, const std::string &text) {
     throw PackError(path.string() + ": cannot write");
 }
 
-static std::string readFile(const fs::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw PackError(path.string() + ": cannot read");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+static std::string readPackFile(const fs::path &path) {
+  std::string text;
+  if (std::optional<std::string> reason = readFile(path.string(), text))
+    throw PackError(path.string() + ": cannot read: " + *reason);
+  return text;
 }
 
 void normc::writePack(const std::string &dir, const Pack &pack) {
@@ -75,7 +74,7 @@ void normc::writePack(const std::string &dir, const Pack &pack) {
 
 Pack normc::readPack(const std::string &dir) {
   fs::path root(dir), manifestPath = root / "manifest.txt";
-  std::istringstream manifest(readFile(manifestPath));
+  std::istringstream manifest(readPackFile(manifestPath));
   Pack pack;
   std::string line;
   int lineNo = 0;
@@ -109,7 +108,7 @@ Pack normc::readPack(const std::string &dir) {
                               : std::string_view());
       if (file.empty() || file.find('/') != std::string::npos || !schedule)
         throw fail("bad candidate line");
-      pack.candidates.push_back({*schedule, readFile(root / file), {}});
+      pack.candidates.push_back({*schedule, readPackFile(root / file), {}});
     } else if (word == "info") {
       std::optional<KernelLaunchInfo> info = kernelInfoFromText(rest);
       if (!info || pack.candidates.empty())
@@ -126,6 +125,6 @@ Pack normc::readPack(const std::string &dir) {
   for (const PackCandidate &c : pack.candidates)
     if (c.info.name.empty())
       throw fail("a candidate has no info line");
-  pack.specToml = readFile(root / "spec.toml");
+  pack.specToml = readPackFile(root / "spec.toml");
   return pack;
 }

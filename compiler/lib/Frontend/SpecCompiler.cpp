@@ -2,7 +2,7 @@
 #include "normc/Frontend/SpecCompiler.h"
 #include "normc/Dialect/Sched/IR/SchedOps.h"
 #include "normc/Frontend/SpecToNorm.h"
-#include "normc/Runtime/Version.h"
+#include "normc/Abi/Version.h"
 #include "normc/Target/Cuda/CudaEmitter.h"
 
 #include "mlir/IR/Diagnostics.h"

@@ -9,7 +9,7 @@
 
 #ifdef NORMC_HAVE_COMPILER
 #include "normc/Frontend/SpecCompiler.h"
-#include "normc/Runtime/Version.h"
+#include "normc/Abi/Version.h"
 #endif
 
 using namespace normc;

@@ -10,9 +10,9 @@
 
 #include "normc/Dsl/Spec.h"
 #include "normc/Runtime/DiskCache.h"
-#include "normc/Runtime/KernelInfo.h"
+#include "normc/Abi/KernelInfo.h"
 #include "normc/Runtime/Pack.h"
-#include "normc/Runtime/Schedule.h"
+#include "normc/Abi/Schedule.h"
 
 #include <memory>
 #include <string>

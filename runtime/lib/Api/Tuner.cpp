@@ -1,6 +1,6 @@
 //===- Tuner.cpp - Choose a schedule per shape, and remember it -----------===//
 #include "Tuner.h"
-#include "normc/Runtime/Version.h"
+#include "normc/Abi/Version.h"
 
 using namespace normc;
 using namespace normc::api;

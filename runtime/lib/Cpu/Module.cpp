@@ -9,6 +9,7 @@
 
 #include "normc/Runtime/CpuDevice.h"
 #include "normc/Runtime/DiskCache.h"
+#include "normc/Abi/ReadFile.h"
 
 #include "../Cache/AtomicWrite.h"
 
@@ -60,16 +61,14 @@ std::string cacheRoot(const CompileOptions &options) {
   return root;
 }
 
-std::string readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw CpuCompileError("cannot read " + path +
+std::string readHeader(const std::string &path) {
+  std::string text;
+  if (std::optional<std::string> reason = normc::readFile(path, text))
+    throw CpuCompileError("cannot read " + path + ": " + *reason +
                               " (set NORMC_CPU_HEADER_DIR to the directory "
                               "of CpuCuda.h)",
                           "");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return text;
 }
 
 /// Identifies the compiler binary itself, so that an upgrade invalidates
@@ -157,8 +156,8 @@ CpuModule CpuModule::compile(const std::string &source,
   key.add(compilerIdentity(compiler));
   for (const std::string &arg : command)
     key.add(arg);
-  key.add(readFile(headerDir + "/CpuCuda.h"));
-  key.add(readFile(headerDir + "/CpuAbi.h"));
+  key.add(readHeader(headerDir + "/CpuCuda.h"));
+  key.add(readHeader(headerDir + "/CpuAbi.h"));
 
   std::string dir = cacheRoot(options) + "/cpu";
   std::error_code error;

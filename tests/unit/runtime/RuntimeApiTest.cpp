@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "Tuner.h"
 #include "normc/Runtime/HostData.h"
-#include "normc/Runtime/Schedule.h"
+#include "normc/Abi/Schedule.h"
 #include "normc/normc.h"
 
 #include <gtest/gtest.h>

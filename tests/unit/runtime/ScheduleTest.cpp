@@ -1,5 +1,5 @@
 //===- ScheduleTest.cpp - The schedule space as data ----------------------===//
-#include "normc/Runtime/Schedule.h"
+#include "normc/Abi/Schedule.h"
 
 #include <gtest/gtest.h>
 

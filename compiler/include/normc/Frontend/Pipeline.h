@@ -4,7 +4,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "normc/Runtime/Schedule.h"
+#include "normc/Abi/Schedule.h"
 
 #include <string>
 

@@ -4,9 +4,9 @@
 
 #include "normc/Dsl/Spec.h"
 #include "normc/Frontend/Pipeline.h"
-#include "normc/Runtime/KernelInfo.h"
+#include "normc/Abi/KernelInfo.h"
 #include "normc/Runtime/Pack.h"
-#include "normc/Runtime/Schedule.h"
+#include "normc/Abi/Schedule.h"
 
 #include <optional>
 #include <string>

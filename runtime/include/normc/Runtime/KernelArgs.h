@@ -2,7 +2,7 @@
 #ifndef NORMC_RUNTIME_KERNELARGS_H
 #define NORMC_RUNTIME_KERNELARGS_H
 
-#include "normc/Runtime/KernelInfo.h"
+#include "normc/Abi/KernelInfo.h"
 
 #include <cstdint>
 #include <map>

@@ -13,8 +13,8 @@
 #ifndef NORMC_RUNTIME_PACK_H
 #define NORMC_RUNTIME_PACK_H
 
-#include "normc/Runtime/KernelInfo.h"
-#include "normc/Runtime/Schedule.h"
+#include "normc/Abi/KernelInfo.h"
+#include "normc/Abi/Schedule.h"
 
 #include <optional>
 #include <stdexcept>

@@ -10,7 +10,7 @@
 #define NORMC_TARGET_CUDA_CUDAEMITTER_H
 
 #include "normc/Dialect/Sched/IR/SchedOps.h"
-#include "normc/Runtime/KernelInfo.h"
+#include "normc/Abi/KernelInfo.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"

@@ -1,6 +1,18 @@
 //===- SchedOps.cpp - Verifiers of the sched dialect ----------------------===//
+//
+// The verifiers reject what the CUDA emitter cannot emit or what could not
+// run: names that are not C identifiers or collide with emitted ones,
+// schedules checkSchedule refuses, ops and types the emitter has no
+// spelling for, arithmetic outside the accumulate type, constants that are
+// not finite, and kernels over the shared-memory or register limits.
+//
+//===----------------------------------------------------------------------===//
 #include "normc/Dialect/Sched/IR/SchedOps.h"
+#include "normc/Abi/KernelInfo.h"
+#include "normc/Abi/ReservedNames.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -10,36 +22,114 @@ using namespace normc::sched;
 
 Type normc::sched::getElementType(Type schedType) {
   return llvm::TypeSwitch<Type, Type>(schedType)
-      .Case<RowsType, FeaturesType, StatsType, RowType>(
+      .Case<RowsType, FeaturesType, StatsType, RowType, ChunkType, KeptType,
+            ScratchType, AccumulatorType>(
           [](auto t) { return t.getElementType(); })
       .Default([](Type) { return Type(); });
 }
 
-static bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+normc::ScheduleProblem normc::sched::getScheduleProblem(KernelOp kernel) {
+  ScheduleProblem problem;
+  if (kernel.getCols())
+    problem.cols = *kernel.getCols();
+  problem.widestBits = 8;
+  for (auto buffer : kernel.getBody().getOps<BufferOp>())
+    if (!isa<StatsType>(buffer.getType()))
+      problem.widestBits =
+          std::max(problem.widestBits,
+                   getElementType(buffer.getType()).getIntOrFloatBitWidth());
+  return problem;
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+static bool isStorageFloat(Type t) { return t.isF32() || t.isF16() || t.isBF16(); }
+static bool isAccumulateFloat(Type t) { return isStorageFloat(t) || t.isF64(); }
+
+static LogicalResult verifyElement(function_ref<InFlightDiagnostic()> emitError,
+                                   Type element, bool accumulate) {
+  if (accumulate ? isAccumulateFloat(element) : isStorageFloat(element))
+    return success();
+  return emitError() << "element type must be "
+                     << (accumulate ? "f64, f32, f16 or bf16" : "f32, f16 or bf16")
+                     << ", got " << element;
+}
+
+#define NORMC_STORAGE_TYPE_VERIFIER(Type)                                      \
+  LogicalResult Type::verify(function_ref<InFlightDiagnostic()> emitError,     \
+                             mlir::Type element) {                             \
+    return verifyElement(emitError, element, false);                           \
+  }
+#define NORMC_ACCUMULATE_TYPE_VERIFIER(Type)                                   \
+  LogicalResult Type::verify(function_ref<InFlightDiagnostic()> emitError,     \
+                             mlir::Type element) {                             \
+    return verifyElement(emitError, element, true);                            \
+  }
+NORMC_STORAGE_TYPE_VERIFIER(RowsType)
+NORMC_STORAGE_TYPE_VERIFIER(FeaturesType)
+NORMC_STORAGE_TYPE_VERIFIER(RowType)
+NORMC_STORAGE_TYPE_VERIFIER(ChunkType)
+NORMC_STORAGE_TYPE_VERIFIER(KeptType)
+NORMC_ACCUMULATE_TYPE_VERIFIER(StatsType)
+NORMC_ACCUMULATE_TYPE_VERIFIER(ScratchType)
+NORMC_ACCUMULATE_TYPE_VERIFIER(AccumulatorType)
 
 //===----------------------------------------------------------------------===//
 // ScheduleAttr
 //===----------------------------------------------------------------------===//
 
+// #sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128,
+//                 vector_width = 8, row_storage = registers>
+Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
+  std::string strategy;
+  if (parser.parseLess() || parser.parseKeywordOrString(&strategy))
+    return {};
+  std::string text = "strategy=" + strategy;
+  while (succeeded(parser.parseOptionalComma())) {
+    std::string key, value;
+    if (parser.parseKeywordOrString(&key) || parser.parseEqual())
+      return {};
+    int64_t number;
+    OptionalParseResult integer = parser.parseOptionalInteger(number);
+    if (integer.has_value()) {
+      if (failed(*integer))
+        return {};
+      value = std::to_string(number);
+    } else if (parser.parseKeywordOrString(&value)) {
+      return {};
+    }
+    text += "," + key + "=" + value;
+  }
+  if (parser.parseGreater())
+    return {};
+  std::optional<normc::Schedule> schedule = normc::Schedule::parse(text);
+  if (!schedule) {
+    parser.emitError(parser.getNameLoc(),
+                     "malformed schedule; expected <row_group, "
+                     "rows_per_block = N, threads_per_row = N, vector_width = "
+                     "N, row_storage = registers|shared|global>");
+    return {};
+  }
+  return getChecked([&] { return parser.emitError(parser.getNameLoc()); },
+                    parser.getContext(), *schedule);
+}
+
+void ScheduleAttr::print(AsmPrinter &printer) const {
+  const normc::Schedule &s = getValue();
+  printer << "<" << normc::toString(s.strategy)
+          << ", rows_per_block = " << s.rowsPerBlock
+          << ", threads_per_row = " << s.threadsPerRow
+          << ", vector_width = " << s.vectorWidth
+          << ", row_storage = " << normc::toString(*s.rowStorage) << ">";
+}
+
 LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                   int64_t rowsPerBlock, int64_t threadsPerRow,
-                                   int64_t vectorWidth, RowStorage rowStorage) {
-  if (!isPowerOfTwo(threadsPerRow) || threadsPerRow > 1024)
-    return emitError() << "threads_per_row must be a power of two in [1, "
-                          "1024], got "
-                       << threadsPerRow;
-  if (rowsPerBlock < 1 || rowsPerBlock * threadsPerRow > 1024)
-    return emitError() << "rows_per_block * threads_per_row must be in [1, "
-                          "1024], got "
-                       << rowsPerBlock << " * " << threadsPerRow;
-  // Warp shuffles use the full-warp mask: every warp must be complete.
-  if ((rowsPerBlock * threadsPerRow) % 32 != 0)
-    return emitError() << "a block must hold whole warps, got "
-                       << rowsPerBlock * threadsPerRow << " threads";
-  if (!isPowerOfTwo(vectorWidth) || vectorWidth > 16)
-    return emitError() << "vector_width must be a power of two in [1, 16], "
-                          "got "
-                       << vectorWidth;
+                                   const normc::Schedule &schedule) {
+  std::string why = normc::checkSchedule(schedule);
+  if (!why.empty())
+    return emitError() << "invalid schedule: " << why;
   return success();
 }
 
@@ -47,45 +137,215 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // KernelOp
 //===----------------------------------------------------------------------===//
 
+bool KernelOp::isLowered() {
+  return !getBody().getOps<ForRowGroupsOp>().empty();
+}
+
 LogicalResult KernelOp::verify() {
+  std::string why = normc::checkEmittedName(getSymName());
+  if (!why.empty())
+    return emitOpError("symbol '") << getSymName() << "' " << why;
+  if (getCols() && (*getCols() < 1 || *getCols() > normc::kMaxCols))
+    return emitOpError("cols must be in [1, ")
+           << normc::kMaxCols << "], got " << *getCols();
   llvm::StringSet<> names;
   for (auto buffer : getBody().getOps<BufferOp>())
     if (!names.insert(buffer.getName()).second)
       return buffer.emitOpError()
              << "duplicate buffer '" << buffer.getName() << "'";
-  if (getCols() && *getCols() < 1)
-    return emitOpError("cols must be positive, got ") << *getCols();
-  ScheduleAttr schedule = getScheduleAttr();
-  if (!schedule)
-    return success();
-  if (schedule.getRowStorage() == RowStorage::registers && !getCols())
-    return emitOpError("row_storage = registers needs cols fixed at compile "
-                       "time");
-  // Each access moves vector_width elements: keep it within one 128-bit
-  // load for every buffer the kernel touches.
-  for (auto buffer : getBody().getOps<BufferOp>()) {
-    if (isa<StatsType>(buffer.getType()))
-      continue;
-    Type element = getElementType(buffer.getType());
-    if (schedule.getVectorWidth() * element.getIntOrFloatBitWidth() > 128)
-      return emitOpError("vector_width ")
-             << schedule.getVectorWidth() << " exceeds 128 bits for buffer '"
-             << buffer.getName() << "' of " << element;
+  if (ScheduleAttr schedule = getScheduleAttr()) {
+    normc::ScheduleProblem problem = getScheduleProblem(*this);
+    why = normc::checkSchedule(schedule.getValue(), &problem);
+    if (!why.empty())
+      return emitOpError("invalid schedule: ") << why;
   }
   return success();
 }
 
+/// The arith and math ops the emitter prints.
+static bool isEmittableScalarOp(Operation *op) {
+  return isa<arith::ConstantOp, arith::AddFOp, arith::SubFOp, arith::MulFOp,
+             arith::DivFOp, arith::AddIOp, arith::SubIOp, arith::SIToFPOp,
+             arith::TruncFOp, arith::ExtFOp, math::SqrtOp, math::RsqrtOp>(op);
+}
+
+static LogicalResult verifyScalarOp(Operation *op, Type accumulate) {
+  for (Type t : op->getResultTypes())
+    if (!isAccumulateFloat(t) && !t.isInteger(32))
+      return op->emitOpError("result type ")
+             << t << " cannot be emitted; expected f64, f32, f16, bf16 or i32";
+  if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
+          math::SqrtOp, math::RsqrtOp, arith::SIToFPOp>(op) &&
+      op->getResultTypes().front() != accumulate)
+    return op->emitOpError("computes in ")
+           << op->getResultTypes().front() << ", but the kernel accumulates in "
+           << accumulate;
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    if (auto f = dyn_cast<FloatAttr>(constant.getValue()))
+      if (!f.getValue().isFinite())
+        return op->emitOpError("constant must be finite, got ")
+               << f.getValueAsDouble();
+    if (auto i = dyn_cast<IntegerAttr>(constant.getValue()))
+      if (!i.getType().isInteger(32))
+        return op->emitOpError("integer constants must be i32");
+  }
+  return success();
+}
+
+/// Bytes of dynamic shared memory at d, from the layout op.
+static int64_t sharedBytes(KernelOp kernel, int64_t d) {
+  normc::KernelLaunchInfo info;
+  info.rowsPerBlock = kernel.getScheduleAttr().getValue().rowsPerBlock;
+  info.vectorWidth = kernel.getScheduleAttr().getValue().vectorWidth;
+  int64_t total = 0;
+  for (auto layout : kernel.getBody().getOps<SharedRowsOp>())
+    for (Type slot : layout.getResultTypes())
+      info.sharedRowElementBytes.push_back(
+          getElementType(slot).getIntOrFloatBitWidth() / 8);
+  total += info.dynamicSharedBytes(d);
+  for (auto scratch : kernel.getBody().getOps<SharedScratchOp>())
+    total += info.rowsPerBlock * scratch.getWarps() *
+             getElementType(scratch.getType()).getIntOrFloatBitWidth() / 8;
+  return total;
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  Type acc = getAccumulate();
+  bool lowered = isLowered();
+  WalkResult walk = getBody().walk([&](Operation *op) -> WalkResult {
+    if (op->getDialect() && op->getDialect()->getNamespace() == "sched") {
+      bool rowLevel = isa<LoadRowOp, MapOp, ReduceOp, StoreRowOp>(op);
+      bool kernelLevel =
+          isa<ForRowGroupsOp, SharedRowsOp, SharedScratchOp>(op);
+      if (lowered && rowLevel)
+        return op->emitOpError("is a row-level op in a kernel already lowered "
+                               "to loops");
+      if (!lowered && kernelLevel)
+        return op->emitOpError("needs sched.for_row_groups around the "
+                               "kernel's body");
+      return WalkResult::advance();
+    }
+    if (!isEmittableScalarOp(op))
+      return op->emitOpError("cannot be emitted as CUDA");
+    return failed(verifyScalarOp(op, acc)) ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (!lowered)
+    return success();
+  if (!getScheduleAttr())
+    return emitOpError("is lowered to loops but has no schedule");
+  const normc::Schedule &schedule = getScheduleAttr().getValue();
+  if (getCols()) {
+    int64_t bytes = sharedBytes(*this, *getCols());
+    if (bytes > normc::kMaxSharedBytes)
+      return emitOpError("needs ")
+             << bytes << " bytes of shared memory at d = " << *getCols()
+             << ", more than a block can have (" << normc::kMaxSharedBytes
+             << ")";
+  }
+  int64_t words = 0;
+  getBody().walk([&](AllocRowOp alloc) {
+    words += alloc.getVectors() * schedule.vectorWidth *
+             getElementType(alloc.getType()).getIntOrFloatBitWidth() / 32;
+  });
+  if (words > normc::keptRegisterBudget(schedule.blockSize()))
+    return emitOpError("keeps ")
+           << words << " registers a thread in rows, more than the "
+           << normc::keptRegisterBudget(schedule.blockSize()) << " a block of "
+           << schedule.blockSize() << " threads leaves";
+  return success();
+}
+
+LogicalResult BufferOp::verify() {
+  std::string why = normc::checkEmittedName(getName());
+  if (!why.empty())
+    return emitOpError("name '") << getName() << "' " << why;
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
-// Row ops
+// Row level
 //===----------------------------------------------------------------------===//
 
-LogicalResult StoreRowOp::verify() {
-  if (getValue().getType().getElementType() !=
-      getDest().getType().getElementType())
-    return emitOpError("row of ") << getValue().getType().getElementType()
-                                  << " cannot be stored into a buffer of "
-                                  << getDest().getType().getElementType();
+/// A body's arguments are the element types of the operands, and it yields
+/// `yielded`.
+static LogicalResult verifyBody(Operation *op, Region &body, TypeRange inputs,
+                                Type yielded) {
+  Block &block = body.front();
+  if (block.getNumArguments() != inputs.size())
+    return op->emitOpError("body takes ")
+           << block.getNumArguments() << " arguments for " << inputs.size()
+           << " operands";
+  for (auto [arg, input] : llvm::zip(block.getArguments(), inputs))
+    if (arg.getType() != getElementType(input))
+      return op->emitOpError("body argument of type ")
+             << arg.getType() << " for an operand of " << input;
+  auto yield = cast<YieldOp>(block.getTerminator());
+  if (yield.getValue().getType() != yielded)
+    return op->emitOpError("body yields ")
+           << yield.getValue().getType() << ", expected " << yielded;
+  // Rows and chunks only enter through the arguments: the body is scalar.
+  WalkResult walk = body.walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands())
+      if (getElementType(operand.getType()))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return op->emitOpError("body may only use scalars from above");
   return success();
+}
+
+static Type kernelAccumulate(Operation *op) {
+  return op->getParentOfType<KernelOp>().getAccumulate();
+}
+
+static void readFeatureOperands(
+    ValueRange inputs,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (Value input : inputs)
+    if (isa<FeaturesType>(input.getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), input);
+}
+
+LogicalResult MapOp::verify() {
+  return verifyBody(*this, getBody(), getInputs().getTypes(),
+                    getType().getElementType());
+}
+
+void MapOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  readFeatureOperands(getInputs(), effects);
+}
+
+LogicalResult ReduceOp::verify() {
+  if (getType() != kernelAccumulate(*this))
+    return emitOpError("sums in ")
+           << getType() << ", but the kernel accumulates in "
+           << kernelAccumulate(*this);
+  return verifyBody(*this, getBody(), getInputs().getTypes(), getType());
+}
+
+void ReduceOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  readFeatureOperands(getInputs(), effects);
+}
+
+static LogicalResult verifySameElement(Operation *op, Type value, Type dest) {
+  if (getElementType(value) != getElementType(dest))
+    return op->emitOpError("value of ")
+           << getElementType(value) << " cannot be stored into "
+           << getElementType(dest);
+  return success();
+}
+
+LogicalResult StoreRowOp::verify() {
+  return verifySameElement(*this, getValue().getType(), getDest().getType());
 }
 
 LogicalResult FeatureCountOp::verify() {
@@ -95,30 +355,150 @@ LogicalResult FeatureCountOp::verify() {
   return success();
 }
 
-LogicalResult ReduceOp::verify() {
-  if (getCenter() && getKind() != ReduceKind::sum_squares)
-    return emitOpError("only sum_squares takes a center");
-  if (getCenter() && getCenter().getType() != getType())
-    return emitOpError("center must have the result type");
-  return success();
-}
-
-LogicalResult AffineRowOp::verify() {
-  if (!getMean() && !getRstd())
-    return emitOpError("needs a mean or an rstd");
-  if (getMean() && getRstd() && getMean().getType() != getRstd().getType())
-    return emitOpError("mean and rstd must have the same type");
-  if (!getGain() && getGainOffset().convertToDouble() != 0.0)
-    return emitOpError("gain_offset needs a gain operand");
-  return success();
-}
-
 LogicalResult StoreStatOp::verify() {
   if (getValue().getType() != getDest().getType().getElementType())
     return emitOpError("value of type ")
            << getValue().getType() << " cannot be stored into stats of "
            << getDest().getType().getElementType();
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel level
+//===----------------------------------------------------------------------===//
+
+LogicalResult SharedRowsOp::verify() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (std::distance(kernel.getBody().getOps<SharedRowsOp>().begin(),
+                    kernel.getBody().getOps<SharedRowsOp>().end()) != 1)
+    return emitOpError("must be the kernel's only shared-memory layout");
+  return success();
+}
+
+LogicalResult SharedScratchOp::verify() {
+  int64_t warps = getWarps();
+  if (warps < 2 || warps > 32 || (warps & (warps - 1)))
+    return emitOpError("warps must be a power of two in [2, 32], got ")
+           << warps;
+  if (getType().getElementType() != kernelAccumulate(*this))
+    return emitOpError("must hold the accumulate type");
+  return success();
+}
+
+static ScheduleAttr scheduleOf(Operation *op) {
+  return op->getParentOfType<KernelOp>().getScheduleAttr();
+}
+
+LogicalResult ForChunksOp::verify() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (!kernel.getScheduleAttr())
+    return emitOpError("needs the kernel's schedule");
+  if (auto unrolled = getUnrolled()) {
+    if (!kernel.getCols())
+      return emitOpError("unrolled needs cols fixed at compile time");
+    int64_t expected =
+        normc::vectorsPerThread(kernel.getScheduleAttr().getValue(),
+                                *kernel.getCols());
+    if (*unrolled != expected)
+      return emitOpError("unrolled(")
+             << *unrolled << ") must cover the row: " << expected
+             << " chunks a thread";
+  }
+  return success();
+}
+
+/// Register-kept rows are indexed by the chunk's slot: only an unrolled
+/// loop of as many chunks has one.
+static LogicalResult verifyKeptAccess(Operation *op, Value kept) {
+  auto alloc = kept.getDefiningOp<AllocRowOp>();
+  if (!alloc)
+    return success();
+  auto loop = op->getParentOfType<ForChunksOp>();
+  if (!loop.getUnrolled() || *loop.getUnrolled() != alloc.getVectors())
+    return op->emitOpError("register-kept rows are only accessed in "
+                           "sched.for_chunks unrolled(")
+           << alloc.getVectors() << ")";
+  return success();
+}
+
+LogicalResult LoadChunkOp::verify() {
+  return verifySameElement(*this, getType(), getSource().getType());
+}
+
+LogicalResult StoreChunkOp::verify() {
+  return verifySameElement(*this, getValue().getType(), getDest().getType());
+}
+
+LogicalResult KeepOp::verify() {
+  if (failed(
+          verifySameElement(*this, getValue().getType(), getDest().getType())))
+    return failure();
+  return verifyKeptAccess(*this, getDest());
+}
+
+LogicalResult ReadKeptOp::verify() {
+  if (failed(verifySameElement(*this, getType(), getSource().getType())))
+    return failure();
+  return verifyKeptAccess(*this, getSource());
+}
+
+LogicalResult MapChunkOp::verify() {
+  return verifyBody(*this, getBody(), getInputs().getTypes(),
+                    getType().getElementType());
+}
+
+LogicalResult AccumulateOp::verify() {
+  return verifyBody(*this, getBody(), getInputs().getTypes(),
+                    getAcc().getType().getElementType());
+}
+
+static LogicalResult verifyAccumulateType(Operation *op, Type t) {
+  if (t != kernelAccumulate(op))
+    return op->emitOpError("sums in ")
+           << t << ", but the kernel accumulates in " << kernelAccumulate(op);
+  return success();
+}
+
+LogicalResult ReadAccumulatorOp::verify() {
+  if (getType() != getAcc().getType().getElementType())
+    return emitOpError("reads ") << getType() << " from " << getAcc().getType();
+  return verifyAccumulateType(*this, getType());
+}
+
+LogicalResult WarpSumOp::verify() {
+  int64_t lanes = getLanes();
+  if (lanes < 2 || lanes > 32 || (lanes & (lanes - 1)))
+    return emitOpError("lanes must be a power of two in [2, 32], got ")
+           << lanes;
+  if (ScheduleAttr schedule = scheduleOf(*this))
+    if (lanes > schedule.getValue().threadsPerRow)
+      return emitOpError("sums ") << lanes << " lanes, but a row has only "
+                                  << schedule.getValue().threadsPerRow
+                                  << " threads";
+  return verifyAccumulateType(*this, getType());
+}
+
+static LogicalResult verifyScratchUse(Operation *op, Value scratch) {
+  auto decl = scratch.getDefiningOp<SharedScratchOp>();
+  ScheduleAttr schedule = scheduleOf(op);
+  if (decl && schedule &&
+      decl.getWarps() * 32 != schedule.getValue().threadsPerRow)
+    return op->emitOpError("the scratch has ")
+           << decl.getWarps() << " warps a row, but a row has "
+           << schedule.getValue().threadsPerRow << " threads";
+  return success();
+}
+
+LogicalResult ScratchWriteOp::verify() {
+  if (failed(verifyAccumulateType(*this, getValue().getType())))
+    return failure();
+  return verifyScratchUse(*this, getScratch());
+}
+
+LogicalResult ScratchSumOp::verify() {
+  if (failed(verifyAccumulateType(*this, getType())))
+    return failure();
+  return verifyScratchUse(*this, getScratch());
 }
 
 #define GET_OP_CLASSES

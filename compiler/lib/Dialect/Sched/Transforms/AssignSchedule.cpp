@@ -1,5 +1,4 @@
 //===- AssignSchedule.cpp - Choose the schedule of each kernel ------------===//
-#include "normc/Dialect/Sched/Transforms/Heuristics.h"
 #include "normc/Dialect/Sched/Transforms/Passes.h"
 
 namespace normc::sched {
@@ -16,10 +15,13 @@ struct SchedAssignSchedule
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<RowStorage> storage;
+    normc::Schedule options;
+    options.rowsPerBlock = rowsPerBlock;
+    options.threadsPerRow = threadsPerRow;
+    options.vectorWidth = vectorWidth;
     if (!rowStorage.empty()) {
-      storage = symbolizeRowStorage(rowStorage);
-      if (!storage) {
+      options.rowStorage = normc::parseRowStorage(rowStorage);
+      if (!options.rowStorage) {
         getOperation().emitError("unknown row-storage '")
             << rowStorage << "'; expected registers, shared or global";
         return signalPassFailure();
@@ -28,21 +30,16 @@ struct SchedAssignSchedule
     for (KernelOp kernel : getOperation().getOps<KernelOp>()) {
       if (kernel.getScheduleAttr() && !overwrite)
         continue;
-      ScheduleAttr chosen = defaultSchedule(kernel);
-      auto pick = [](int64_t option, int64_t fallback) {
-        return option > 0 ? option : fallback;
-      };
-      int64_t threads = pick(threadsPerRow, chosen.getThreadsPerRow());
-      // Keep blocks of at least a warp when only the row width was given.
-      int64_t rows = pick(
-          rowsPerBlock,
-          std::max<int64_t>(1, (threadsPerRow > 0 ? 128 / threads
-                                                  : chosen.getRowsPerBlock())));
-      auto diag = [&] { return kernel.emitOpError("invalid schedule: "); };
+      if (kernel.isLowered()) {
+        kernel.emitOpError("is already lowered to loops; its schedule cannot "
+                           "change");
+        return signalPassFailure();
+      }
+      normc::Schedule chosen =
+          normc::completeSchedule(options, getScheduleProblem(kernel));
+      auto diag = [&] { return kernel.emitOpError(); };
       ScheduleAttr schedule =
-          ScheduleAttr::getChecked(diag, kernel.getContext(), rows, threads,
-                                   pick(vectorWidth, chosen.getVectorWidth()),
-                                   storage.value_or(chosen.getRowStorage()));
+          ScheduleAttr::getChecked(diag, kernel.getContext(), chosen);
       if (!schedule)
         return signalPassFailure();
       kernel.setScheduleAttr(schedule);

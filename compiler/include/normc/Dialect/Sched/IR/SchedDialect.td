@@ -1,9 +1,16 @@
 //===- SchedDialect.td - The schedule-level dialect --------*- tablegen -*-===//
 //
-// The `sched` dialect says *how* a normalization runs on a GPU: which buffers
-// the kernel takes, which rows a block owns, how many threads share a row,
-// how wide each load is, and where the row lives between the reductions and
-// the write. Scalar per-row arithmetic uses `arith` and `math` ops.
+// The `sched` dialect says *how* a normalization runs on a GPU. It has two
+// levels in one dialect:
+//
+// - row level (after convert-norm-to-sched): buffers, whole-row values
+//   (`!sched.row`) computed by generic `sched.map` and `sched.reduce` ops
+//   whose bodies are scalar `arith`/`math`, per-row scalars, stores;
+// - kernel level (after sched-lower-to-loops): the loop over row groups, the
+//   per-thread chunk loops, where each kept row lives (registers or shared
+//   memory), per-thread accumulators, warp shuffles, the cross-warp step and
+//   its barriers, and the shared-memory layout. The CUDA emitter prints this
+//   level op by op and decides nothing.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NORMC_SCHED_DIALECT
@@ -37,6 +44,7 @@ class Sched_Type<string name, string typeMnemonic, string doc>
   let summary = doc;
   let parameters = (ins "mlir::Type":$elementType);
   let assemblyFormat = "`<` $elementType `>`";
+  let genVerifyDecl = 1;
 }
 
 def Sched_RowsType : Sched_Type<"Rows", "rows",
@@ -47,49 +55,54 @@ def Sched_StatsType : Sched_Type<"Stats", "stats",
     "A per-row [rows] global buffer">;
 def Sched_RowType : Sched_Type<"Row", "row",
     "One row distributed over the threads that own it">;
+def Sched_ChunkType : Sched_Type<"Chunk", "chunk",
+    "This thread's vector_width consecutive features of the current chunk">;
+def Sched_KeptType : Sched_Type<"Kept", "kept",
+    "Storage of one row value between passes (registers or shared memory)">;
+def Sched_ScratchType : Sched_Type<"Scratch", "scratch",
+    "Static shared memory for the cross-warp step of reductions">;
+def Sched_AccumulatorType : Sched_Type<"Accumulator", "accumulator",
+    "A running per-thread sum">;
 
 def Sched_AnyBuffer : AnyTypeOf<[Sched_RowsType, Sched_FeaturesType,
                                  Sched_StatsType]>;
+def Sched_RowOperand : AnyTypeOf<[Sched_RowType, Sched_FeaturesType]>;
+def Sched_ChunkSource : AnyTypeOf<[Sched_RowsType, Sched_FeaturesType]>;
 
 //===----------------------------------------------------------------------===//
 // The schedule
 //===----------------------------------------------------------------------===//
 
-def Sched_RowStorage : I32EnumAttr<"RowStorage",
-    "where a row lives between its reductions and its write", [
+def Sched_KeptStorage : I32EnumAttr<"KeptStorage",
+    "where a kept row value lives", [
       I32EnumAttrCase<"registers", 0>,
-      I32EnumAttrCase<"shared", 1>,
-      I32EnumAttrCase<"global", 2>
+      I32EnumAttrCase<"shared", 1>
     ]> {
   let cppNamespace = "::normc::sched";
-  let genSpecializedAttr = 0;
 }
 
 def Sched_ScheduleAttr : AttrDef<Sched_Dialect, "Schedule"> {
   let mnemonic = "schedule";
-  let summary = "The GPU mapping of one kernel: plain data a tuner enumerates";
+  let summary = "The GPU mapping of one kernel: a strategy and its parameters";
   let description = [{
-    A block runs `rows_per_block * threads_per_row` threads; each row is
-    shared by `threads_per_row` threads, which move `vector_width` features
-    per access (one 128-bit access for bf16 at width 8). The row's values stay
+    Holds a `normc::Schedule` (abi/include/normc/Abi/Schedule.h), the one
+    definition the heuristic, the tuner, packs and the tuning database use,
+    and is verified by the same `checkSchedule`:
+
+    ```mlir
+    #sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128,
+                    vector_width = 8, row_storage = registers>
+    ```
+
+    `row_group`: a block runs `rows_per_block * threads_per_row` threads;
+    each row is shared by `threads_per_row` threads, which move
+    `vector_width` features per access. Row values read more than once stay
     in `registers` (needs d fixed at compile time), in dynamic `shared`
-    memory, or are re-read from `global` memory for each pass.
+    memory, or are re-read from `global` memory.
   }];
-  let parameters = (ins "int64_t":$rowsPerBlock, "int64_t":$threadsPerRow,
-                        "int64_t":$vectorWidth,
-                        "::normc::sched::RowStorage":$rowStorage);
-  let assemblyFormat = [{
-    `<` `rows_per_block` `=` $rowsPerBlock `,`
-        `threads_per_row` `=` $threadsPerRow `,`
-        `vector_width` `=` $vectorWidth `,`
-        `row_storage` `=` $rowStorage `>`
-  }];
+  let parameters = (ins "::normc::Schedule":$value);
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
-  let extraClassDeclaration = [{
-    int64_t getBlockSize() const {
-      return getRowsPerBlock() * getThreadsPerRow();
-    }
-  }];
 }
 
 #endif // NORMC_SCHED_DIALECT

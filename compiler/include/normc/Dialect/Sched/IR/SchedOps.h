@@ -8,8 +8,19 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/Hashing.h"
 
+#include "normc/Abi/Schedule.h"
 #include "normc/Dialect/Sched/IR/SchedDialect.h"
+
+namespace normc {
+/// Lets #sched.schedule hold a Schedule as its parameter.
+inline llvm::hash_code hash_value(const Schedule &s) {
+  return llvm::hash_combine(
+      static_cast<int>(s.strategy), s.rowsPerBlock, s.threadsPerRow,
+      s.vectorWidth, s.rowStorage ? static_cast<int>(*s.rowStorage) : -1);
+}
+} // namespace normc
 
 #include "normc/Dialect/Sched/IR/SchedOpsEnums.h.inc"
 
@@ -23,8 +34,11 @@
 #include "normc/Dialect/Sched/IR/SchedOps.h.inc"
 
 namespace normc::sched {
-/// The element type of a `!sched.rows/features/stats/row` type.
+/// The element type of any sched type with one (rows, row, chunk, ...).
 mlir::Type getElementType(mlir::Type schedType);
+
+/// d and the widest row or feature element of a kernel.
+ScheduleProblem getScheduleProblem(KernelOp kernel);
 } // namespace normc::sched
 
 #endif // NORMC_DIALECT_SCHED_IR_SCHEDOPS_H

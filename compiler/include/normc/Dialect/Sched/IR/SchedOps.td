@@ -6,14 +6,21 @@ include "normc/Dialect/Sched/IR/SchedDialect.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
+//===----------------------------------------------------------------------===//
+// The kernel and its buffers
+//===----------------------------------------------------------------------===//
+
 def Sched_KernelOp : Sched_Op<"kernel", [
     IsolatedFromAbove, NoTerminator, SingleBlock, Symbol, NoRegionArguments]> {
-  let summary = "One GPU kernel: a straight-line program run once per row";
+  let summary = "One GPU kernel";
   let description = [{
-    The body runs for every row a thread group owns. `cols` fixes d when
-    present; otherwise d is a kernel argument. Arithmetic on rows runs in
-    `accumulate`. The `schedule` is assigned by `sched-assign-schedule` and
-    must be present before emission.
+    At row level the body is a straight-line program run once per row; after
+    `sched-lower-to-loops` it holds the buffers, the shared-memory layout and
+    one `sched.for_row_groups`. `cols` fixes d when present; otherwise d is
+    a kernel argument. Arithmetic on rows runs in `accumulate`. The
+    `schedule` is assigned by `sched-assign-schedule`. `launch_order` places
+    the kernel among the module's kernels: the runtime launches them in
+    increasing order on one stream.
 
     Kernel arguments, in order: each `sched.buffer` (a pointer, followed by
     a 64-bit row stride for `!sched.rows`), then `rows` (64-bit) and `d`
@@ -22,53 +29,39 @@ def Sched_KernelOp : Sched_Op<"kernel", [
   let arguments = (ins SymbolNameAttr:$sym_name,
                        OptionalAttr<I64Attr>:$cols,
                        TypeAttrOf<Sched_AccumulateFloat>:$accumulate,
-                       OptionalAttr<Sched_ScheduleAttr>:$schedule);
+                       OptionalAttr<Sched_ScheduleAttr>:$schedule,
+                       DefaultValuedAttr<I64Attr, "0">:$launch_order);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name (`cols` `(` $cols^ `)`)? `accumulate` `(` $accumulate `)`
     (`schedule` `(` qualified($schedule)^ `)`)? attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// True once sched-lower-to-loops has made the structure explicit.
+    bool isLowered();
+  }];
 }
 
-def Sched_BufferOp : Sched_Op<"buffer"> {
+def Sched_BufferOp : Sched_Op<"buffer", [HasParent<"KernelOp">]> {
   let summary = "A global-memory argument of the kernel";
   let description = [{
     Not `Pure`: a buffer is part of the kernel's signature and stays even
-    when the body does not use it.
+    when the body does not use it. Its name becomes a parameter of the
+    emitted CUDA, so it must be a C identifier no emitted name collides with.
   }];
   let arguments = (ins StrAttr:$name);
   let results = (outs Sched_AnyBuffer:$result);
   let assemblyFormat = "$name attr-dict `:` qualified(type($result))";
-}
-
-def Sched_LoadRowOp : Sched_Op<"load_row", [Pure,
-    TypesMatchWith<"row element type matches the buffer", "source", "result",
-                   "::normc::sched::RowType::get($_self.getContext(), "
-                   "::llvm::cast<::normc::sched::RowsType>($_self)"
-                   ".getElementType())">]> {
-  let summary = "Loads the current row of a buffer";
-  let arguments = (ins Sched_RowsType:$source);
-  let results = (outs Sched_RowType:$result);
-  let assemblyFormat = "$source attr-dict `:` qualified(type($source))";
-}
-
-def Sched_AddRowsOp : Sched_Op<"add_rows", [Pure,
-    AllTypesMatch<["lhs", "rhs", "result"]>]> {
-  let summary = "Elementwise sum in the accumulate type, rounded to storage";
-  let arguments = (ins Sched_RowType:$lhs, Sched_RowType:$rhs);
-  let results = (outs Sched_RowType:$result);
-  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` qualified(type($result))";
-}
-
-def Sched_StoreRowOp : Sched_Op<"store_row", []> {
-  let summary = "Stores a row into the current row of a buffer";
-  let arguments = (ins Sched_RowType:$value, Sched_RowsType:$dest);
-  let assemblyFormat = [{
-    $value `,` $dest attr-dict `:` qualified(type($value)) `,`
-    qualified(type($dest))
-  }];
   let hasVerifier = 1;
+}
+
+def Sched_YieldOp : Sched_Op<"yield", [Pure, Terminator,
+    ParentOneOf<["MapOp", "ReduceOp", "MapChunkOp", "AccumulateOp"]>]> {
+  let summary = "The per-feature value of a map or reduction body";
+  let arguments = (ins AnyType:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
 }
 
 def Sched_FeatureCountOp : Sched_Op<"feature_count", [Pure]> {
@@ -79,55 +72,285 @@ def Sched_FeatureCountOp : Sched_Op<"feature_count", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Sched_ReduceKind : I32EnumAttr<"ReduceKind", "what a row reduction sums", [
-    I32EnumAttrCase<"sum", 0>,
-    I32EnumAttrCase<"sum_squares", 1>
-  ]> {
-  let cppNamespace = "::normc::sched";
-}
-
-def Sched_ReduceOp : Sched_Op<"reduce", [Pure]> {
-  let summary = "Sum over the first `count` features of a row";
-  let description = [{
-    `sum`: sum(h[i]); `sum_squares`: sum((h[i] - center)^2), center 0 when
-    absent. Computed in the result type, first per thread, then across the
-    threads of the row (warp shuffles, then shared memory across warps).
-    Every thread of the row receives the total.
-  }];
-  let arguments = (ins Sched_ReduceKind:$kind, Sched_RowType:$row,
-                       I32:$count, Optional<Sched_AccumulateFloat>:$center);
-  let results = (outs Sched_AccumulateFloat:$result);
-  let assemblyFormat = [{
-    $kind $row `,` $count (`center` $center^ `:` type($center))? attr-dict
-    `:` qualified(type($row)) `->` type($result)
-  }];
-  let hasVerifier = 1;
-}
-
-def Sched_AffineRowOp : Sched_Op<"affine_row", [Pure,
-    AttrSizedOperandSegments]> {
-  let summary = "y = (h - mean) * rstd * (gain_offset + gain) + bias per feature";
-  let arguments = (ins Sched_RowType:$input,
-                       Optional<Sched_AccumulateFloat>:$mean,
-                       Optional<Sched_AccumulateFloat>:$rstd,
-                       Optional<Sched_FeaturesType>:$gain,
-                       Optional<Sched_FeaturesType>:$bias,
-                       DefaultValuedAttr<F64Attr, "0.0">:$gain_offset);
-  let results = (outs Sched_RowType:$result);
-  let assemblyFormat = [{
-    $input (`mean` $mean^)? (`rstd` $rstd^)? (`gain` $gain^)? (`bias` $bias^)?
-    attr-dict `:` functional-type(operands, results)
-  }];
-  let hasVerifier = 1;
-}
-
-def Sched_StoreStatOp : Sched_Op<"store_stat", []> {
-  let summary = "Stores a per-row scalar (once per row)";
-  let arguments = (ins Sched_AccumulateFloat:$value, Sched_StatsType:$dest);
+def Sched_StoreStatOp : Sched_Op<"store_stat"> {
+  let summary = "Stores a per-row scalar (once per row, by its first thread)";
+  let arguments = (ins Sched_AccumulateFloat:$value,
+                       Arg<Sched_StatsType, "", [MemWrite]>:$dest);
   let assemblyFormat = [{
     $value `,` $dest attr-dict `:` type($value) `,` qualified(type($dest))
   }];
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Row level: whole rows, generic maps and reductions
+//===----------------------------------------------------------------------===//
+
+def Sched_LoadRowOp : Sched_Op<"load_row", [
+    TypesMatchWith<"row element type matches the buffer", "source", "result",
+                   "::normc::sched::RowType::get($_self.getContext(), "
+                   "::llvm::cast<::normc::sched::RowsType>($_self)"
+                   ".getElementType())">]> {
+  let summary = "Loads the current row of a buffer";
+  let arguments = (ins Arg<Sched_RowsType, "", [MemRead]>:$source);
+  let results = (outs Sched_RowType:$result);
+  let assemblyFormat = "$source attr-dict `:` qualified(type($source))";
+}
+
+def Sched_MapOp : Sched_Op<"map", [
+    SingleBlockImplicitTerminator<"YieldOp">,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "An elementwise computation over the features of a row";
+  let description = [{
+    The body runs once per feature: its arguments are that feature's value
+    of each operand (a row, or a per-feature buffer), per-row scalars are
+    used from above, and it yields the feature's result in the row's
+    element type. Arithmetic is `arith`/`math` on scalars; roundings are
+    explicit `arith.truncf`/`arith.extf`.
+
+    ```mlir
+    %h = sched.map %x, %r : (!sched.row<bf16>, !sched.row<bf16>) -> !sched.row<bf16> {
+    ^bb0(%a: bf16, %b: bf16):
+      ...
+      sched.yield %s : bf16
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Sched_RowOperand>:$inputs);
+  let results = (outs Sched_RowType:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` functional-type($inputs, $result) $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_ReduceOp : Sched_Op<"reduce", [
+    SingleBlockImplicitTerminator<"YieldOp">,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Sum of a per-feature expression over the first count features";
+  let description = [{
+    The body, like `sched.map`'s, yields one term per feature in the
+    kernel's accumulate type; the result is the sum of the terms of features
+    [0, count). Every thread of the row receives the total.
+  }];
+  let arguments = (ins Variadic<Sched_RowOperand>:$inputs, I32:$count);
+  let results = (outs Sched_AccumulateFloat:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $inputs `count` $count attr-dict `:` functional-type($inputs, $result)
+    $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_StoreRowOp : Sched_Op<"store_row"> {
+  let summary = "Stores a row into the current row of a buffer";
+  let arguments = (ins Sched_RowType:$value,
+                       Arg<Sched_RowsType, "", [MemWrite]>:$dest);
+  let assemblyFormat = [{
+    $value `,` $dest attr-dict `:` qualified(type($value)) `,`
+    qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel level: loops, storage, reductions across threads
+//===----------------------------------------------------------------------===//
+
+def Sched_SharedRowsOp : Sched_Op<"shared_rows", [HasParent<"KernelOp">,
+    MemoryEffects<[MemAlloc]>]> {
+  let summary = "The dynamic shared-memory layout: one region per kept row";
+  let description = [{
+    Region i holds rows_per_block rows of the i-th result's element type,
+    each padded to whole vectors (the pitch), and starts 16-byte aligned
+    after region i - 1. The launch needs
+    `sum_i round_up(rows_per_block * pitch * sizeof(T_i), 16)` bytes, which
+    the runtime computes from the element sizes read off this op.
+  }];
+  let results = (outs Variadic<Sched_KeptType>:$slots);
+  let assemblyFormat = "attr-dict `:` type($slots)";
+  let hasVerifier = 1;
+}
+
+def Sched_SharedScratchOp : Sched_Op<"shared_scratch", [
+    HasParent<"KernelOp">, MemoryEffects<[MemAlloc]>]> {
+  let summary = "Static shared memory for cross-warp sums: warps slots a row";
+  let arguments = (ins I64Attr:$warps);
+  let results = (outs Sched_ScratchType:$result);
+  let assemblyFormat = "`warps` `(` $warps `)` attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Sched_ForRowGroupsOp : Sched_Op<"for_row_groups", [HasParent<"KernelOp">,
+    NoTerminator, SingleBlock, NoRegionArguments,
+    RecursiveMemoryEffects]> {
+  let summary = "Blocks stride over groups of rows_per_block rows";
+  let description = [{
+    Each group of threads_per_row threads owns one row of the group. Threads
+    of a row past the end load zeros and store nothing, but still take part
+    in the block's barriers.
+  }];
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "attr-dict-with-keyword $body";
+}
+
+def Sched_ForChunksOp : Sched_Op<"for_chunks", [NoTerminator, SingleBlock,
+    NoRegionArguments, HasParent<"ForRowGroupsOp">, RecursiveMemoryEffects]> {
+  let summary = "A pass of this thread over its chunks of the row";
+  let description = [{
+    Chunk j of a thread starts at feature (j * threads_per_row + lane) *
+    vector_width; every pass maps the same features to the same thread.
+    With `unrolled(n)` the loop runs exactly n chunks, fully unrolled (what
+    register-kept rows need), else up to d.
+  }];
+  let arguments = (ins OptionalAttr<I64Attr>:$unrolled);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`unrolled` `(` $unrolled^ `)`)? attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_AllocRowOp : Sched_Op<"alloc_row", [HasParent<"ForRowGroupsOp">,
+    MemoryEffects<[MemAlloc]>]> {
+  let summary = "Registers for one row value: vectors chunks of this thread";
+  let arguments = (ins I64Attr:$vectors);
+  let results = (outs Sched_KeptType:$result);
+  let assemblyFormat = "`vectors` `(` $vectors `)` attr-dict `:` type($result)";
+}
+
+def Sched_LoadChunkOp : Sched_Op<"load_chunk", [HasParent<"ForChunksOp">]> {
+  let summary = "Loads this thread's chunk of the current row or of a vector";
+  let description = [{
+    One access of vector_width elements where the chunk is whole and the
+    address aligned, element by element otherwise; zeros past d (and for
+    rows past the end).
+  }];
+  let arguments = (ins Arg<Sched_ChunkSource, "", [MemRead]>:$source);
+  let results = (outs Sched_ChunkType:$result);
+  let assemblyFormat = [{
+    $source attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_StoreChunkOp : Sched_Op<"store_chunk", [HasParent<"ForChunksOp">]> {
+  let summary = "Stores this thread's chunk into the current row of a buffer";
+  let arguments = (ins Sched_ChunkType:$value,
+                       Arg<Sched_RowsType, "", [MemWrite]>:$dest);
+  let assemblyFormat = [{
+    $value `,` $dest attr-dict `:` qualified(type($value)) `,`
+    qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_KeepOp : Sched_Op<"keep", [HasParent<"ForChunksOp">]> {
+  let summary = "Writes this thread's chunk of a kept row";
+  let arguments = (ins Sched_ChunkType:$value,
+                       Arg<Sched_KeptType, "", [MemWrite]>:$dest);
+  let assemblyFormat = [{
+    $value `,` $dest attr-dict `:` qualified(type($value)) `,`
+    qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_ReadKeptOp : Sched_Op<"read_kept", [HasParent<"ForChunksOp">]> {
+  let summary = "Reads this thread's chunk of a kept row";
+  let arguments = (ins Arg<Sched_KeptType, "", [MemRead]>:$source);
+  let results = (outs Sched_ChunkType:$result);
+  let assemblyFormat = [{
+    $source attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_MapChunkOp : Sched_Op<"map_chunk", [Pure, HasParent<"ForChunksOp">,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "sched.map on the features of this thread's chunk";
+  let arguments = (ins Variadic<Sched_ChunkType>:$inputs);
+  let results = (outs Sched_ChunkType:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` functional-type($inputs, $result) $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_AccumulatorOp : Sched_Op<"accumulator", [
+    HasParent<"ForRowGroupsOp">, MemoryEffects<[MemAlloc]>]> {
+  let summary = "A per-thread running sum, zero at the start of each row";
+  let description = [{
+    `compensated` keeps a second term with the rounding error of each
+    addition (Neumaier's summation), so that the sum of a row whose mean is
+    large against its spread stays accurate.
+  }];
+  let arguments = (ins UnitAttr:$compensated);
+  let results = (outs Sched_AccumulatorType:$result);
+  let assemblyFormat = "(`compensated` $compensated^)? attr-dict `:` type($result)";
+}
+
+def Sched_AccumulateOp : Sched_Op<"accumulate", [HasParent<"ForChunksOp">,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "Adds the terms of this chunk's features below count";
+  let arguments = (ins Arg<Sched_AccumulatorType, "", [MemRead, MemWrite]>:$acc,
+                       Variadic<Sched_ChunkType>:$inputs, I32:$count);
+  let assemblyFormat = [{
+    $acc (`,` $inputs^)? `count` $count attr-dict `:` type($acc)
+    (`,` qualified(type($inputs))^)? $body
+  }];
+  let regions = (region SizedRegion<1>:$body);
+  let hasVerifier = 1;
+}
+
+def Sched_ReadAccumulatorOp : Sched_Op<"read_accumulator", [
+    HasParent<"ForRowGroupsOp">]> {
+  let summary = "This thread's sum";
+  let arguments = (ins Arg<Sched_AccumulatorType, "", [MemRead]>:$acc);
+  let results = (outs Sched_AccumulateFloat:$result);
+  let assemblyFormat = "$acc attr-dict `:` type($acc) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Sched_WarpSumOp : Sched_Op<"warp_sum", [HasParent<"ForRowGroupsOp">,
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "Butterfly sum over groups of `lanes` lanes of a warp";
+  let description = [{
+    Warp shuffles (xor, offsets lanes/2 ... 1) with the full-warp mask;
+    every lane receives its group's total. Not `Pure`: it is convergent and
+    must not move.
+  }];
+  let arguments = (ins Sched_AccumulateFloat:$value, I64Attr:$lanes);
+  let results = (outs Sched_AccumulateFloat:$result);
+  let assemblyFormat = "$value `lanes` `(` $lanes `)` attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Sched_ScratchWriteOp : Sched_Op<"scratch_write", [
+    HasParent<"ForRowGroupsOp">]> {
+  let summary = "The first lane of each warp of a row writes its warp's sum";
+  let arguments = (ins Sched_AccumulateFloat:$value,
+                       Arg<Sched_ScratchType, "", [MemWrite]>:$scratch);
+  let assemblyFormat = [{
+    $value `,` $scratch attr-dict `:` type($value) `,` type($scratch)
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_ScratchSumOp : Sched_Op<"scratch_sum", [HasParent<"ForRowGroupsOp">]> {
+  let summary = "Every thread of a row adds its row's warp sums, in order";
+  let arguments = (ins Arg<Sched_ScratchType, "", [MemRead]>:$scratch);
+  let results = (outs Sched_AccumulateFloat:$result);
+  let assemblyFormat = "$scratch attr-dict `:` type($scratch) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Sched_BarrierOp : Sched_Op<"barrier", [HasParent<"ForRowGroupsOp">]> {
+  let summary = "__syncthreads(): every thread of the block";
+  let assemblyFormat = "attr-dict";
 }
 
 #endif // NORMC_SCHED_OPS

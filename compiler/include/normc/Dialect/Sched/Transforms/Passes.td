@@ -8,10 +8,9 @@ def SchedAssignSchedule : Pass<"sched-assign-schedule", "mlir::ModuleOp"> {
   let summary = "Choose the GPU mapping of every kernel without one";
   let description = [{
     Fills in `schedule` on each `sched.kernel` that lacks it. Every option
-    left at 0 (or empty) is chosen by a heuristic from d and the element
-    sizes: 128-bit accesses, at most a few vectors per thread, rows kept in
-    registers when d is fixed and small enough, else re-read from global
-    memory. Options given explicitly are taken as they are and checked.
+    left at 0 (or empty) is chosen by the heuristic (normc::defaultSchedule
+    in abi/include/normc/Abi/Schedule.h) from d and the element sizes.
+    Options given explicitly are taken as they are and checked.
   }];
   let options = [
     Option<"rowsPerBlock", "rows-per-block", "int64_t", "0",
@@ -19,12 +18,35 @@ def SchedAssignSchedule : Pass<"sched-assign-schedule", "mlir::ModuleOp"> {
     Option<"threadsPerRow", "threads-per-row", "int64_t", "0",
            "Threads sharing one row (0: heuristic)">,
     Option<"vectorWidth", "vector-width", "int64_t", "0",
-           "Elements per access (0: 128 bits of the input type)">,
+           "Elements per access (0: 128 bits of the widest type)">,
     Option<"rowStorage", "row-storage", "std::string", "\"\"",
            "registers | shared | global (empty: heuristic)">,
     Option<"overwrite", "overwrite", "bool", "false",
            "Replace schedules that are already set">
   ];
+}
+
+def SchedLowerToLoops : Pass<"sched-lower-to-loops", "mlir::ModuleOp"> {
+  let summary = "Make the kernel's structure explicit: loops, storage, "
+                "reductions and barriers";
+  let description = [{
+    Rewrites each scheduled row-level kernel into what the CUDA emitter
+    prints op by op:
+
+    - the loop over row groups (`sched.for_row_groups`);
+    - where each row value read more than once (or by a reduction) lives:
+      registers (`sched.alloc_row`), a region of the dynamic shared-memory
+      layout (`sched.shared_rows`), or, with `row_storage = global`, nowhere:
+      it is re-read from the buffer it was loaded from or stored to, and
+      recomputed from its operands until then;
+    - one `sched.for_chunks` pass per kept row, store and reduction, in
+      which each value is read from its storage, loaded, or recomputed
+      (`sched.load_chunk`, `sched.read_kept`, `sched.map_chunk`);
+    - each reduction as a per-thread `sched.accumulator` (compensated in
+      f32), a `sched.warp_sum`, and for rows wider than a warp the
+      cross-warp step through `sched.shared_scratch` between two
+      `sched.barrier`s.
+  }];
 }
 
 #endif // NORMC_SCHED_TRANSFORMS_PASSES

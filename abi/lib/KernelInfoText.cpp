@@ -1,5 +1,5 @@
 //===- KernelInfoText.cpp - KernelLaunchInfo as one line of text ----------===//
-#include "normc/Runtime/KernelInfo.h"
+#include "normc/Abi/KernelInfo.h"
 
 #include <sstream>
 

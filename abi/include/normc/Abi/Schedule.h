@@ -1,0 +1,112 @@
+//===- Schedule.h - The schedule space, as plain data ---------------------===//
+//
+// A schedule is a strategy and its parameters. This is the one definition:
+// the compiler's #sched.schedule attribute holds a Schedule and verifies it
+// with checkSchedule, and the heuristic, the tuner's search space, packs and
+// the tuning database use the same struct and rules. No LLVM needed.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NORMC_ABI_SCHEDULE_H
+#define NORMC_ABI_SCHEDULE_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace normc {
+
+/// How rows map onto blocks.
+enum class Strategy {
+  /// A block holds rows_per_block groups of threads_per_row threads; each
+  /// group owns one row at a time (one row per block when rows_per_block is
+  /// 1, a warp or less per row for small d).
+  RowGroup,
+};
+
+/// Where a row value lives between the passes over the row that read it.
+enum class RowStorage { Registers, Shared, Global };
+
+std::string_view toString(Strategy strategy);
+std::string_view toString(RowStorage storage);
+std::optional<Strategy> parseStrategy(std::string_view text);
+std::optional<RowStorage> parseRowStorage(std::string_view text);
+
+/// A field left at 0 (or unset) means "choose it by the heuristic" where a
+/// Schedule is used as options; a complete schedule has all of them.
+struct Schedule {
+  Strategy strategy = Strategy::RowGroup;
+  int64_t rowsPerBlock = 0;
+  int64_t threadsPerRow = 0;
+  int64_t vectorWidth = 0;
+  std::optional<RowStorage> rowStorage;
+
+  int64_t blockSize() const { return rowsPerBlock * threadsPerRow; }
+  bool complete() const {
+    return rowsPerBlock && threadsPerRow && vectorWidth && rowStorage;
+  }
+  /// "strategy=row_group,rows_per_block=1,threads_per_row=256,
+  /// vector_width=8,row_storage=global"
+  std::string str() const;
+  /// The inverse of str() for complete schedules; nullopt when malformed.
+  static std::optional<Schedule> parse(std::string_view text);
+  bool operator==(const Schedule &other) const;
+  bool operator!=(const Schedule &other) const { return !(*this == other); }
+};
+
+/// What the schedule space depends on.
+struct ScheduleProblem {
+  std::optional<int64_t> cols; // d, when fixed at compile time
+  unsigned widestBits = 32;    // widest element of the row/feature buffers
+};
+
+/// The largest register-kept row slice a thread may hold, in vectors.
+constexpr int64_t kMaxRegisterVectors = 32;
+/// The widest row a kernel may be specialized for.
+constexpr int64_t kMaxCols = int64_t(1) << 24;
+/// The most shared memory a block can have (227 KiB, sm_90's opt-in limit);
+/// the runtime checks the device's own limit at launch.
+constexpr int64_t kMaxSharedBytes = 227 * 1024;
+
+/// 32-bit registers a thread may spend on kept rows when a block has
+/// `blockSize` threads: what __launch_bounds__ leaves it (at most 255),
+/// less 40 for addresses, indices and temporaries (ptxas spilled 100 bytes
+/// with 32 words kept at 1024 threads).
+int64_t keptRegisterBudget(int64_t blockSize);
+
+/// Vectors of `vectorWidth` elements a thread handles per row.
+int64_t vectorsPerThread(const Schedule &schedule, int64_t cols);
+
+/// Why `schedule` cannot run, or empty when it can. Without a problem only
+/// the rules that hold for every kernel are checked (powers of two, whole
+/// warps, block size); with one, also those that depend on d and the element
+/// sizes (registers need d fixed and few enough vectors a thread, 128-bit
+/// accesses at most).
+std::string checkSchedule(const Schedule &schedule,
+                          const ScheduleProblem *problem = nullptr);
+
+/// Elements per 128-bit access of the widest buffer.
+int64_t defaultVectorWidth(const ScheduleProblem &problem);
+
+/// The schedule used when nothing is tuned: 128-bit accesses, about four
+/// vectors per thread, at least 128 threads a block; the row stays in
+/// registers when d is fixed and that takes at most eight vectors a thread,
+/// else it is re-read from global memory.
+Schedule defaultSchedule(const ScheduleProblem &problem);
+
+/// Fills the fields of `options` left at 0 or unset from the heuristic.
+/// When only threads_per_row is given, blocks keep at least 128 threads.
+Schedule completeSchedule(const Schedule &options,
+                          const ScheduleProblem &problem);
+
+/// Every schedule worth measuring for the problem, the default first:
+/// threads per row from 1 to 1024 keeping at least half of them busy,
+/// blocks of 128 or 256 threads, full and half vector width, and each row
+/// storage that is legal. Every one passes checkSchedule; device limits
+/// (shared memory) are checked at launch.
+std::vector<Schedule> scheduleCandidates(const ScheduleProblem &problem);
+
+} // namespace normc
+
+#endif // NORMC_ABI_SCHEDULE_H

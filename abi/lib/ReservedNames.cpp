@@ -1,0 +1,80 @@
+//===- ReservedNames.cpp - Names an emitted kernel may use ----------------===//
+#include "normc/Abi/ReservedNames.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace {
+/// C++ keywords, CUDA built-ins and what the CUDA headers and the support
+/// code declare that an emitted kernel refers to.
+const char *const kReserved[] = {
+    // C++ keywords.
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor",
+    "bool", "break", "case", "catch", "char", "char16_t", "char32_t",
+    "char8_t", "class", "co_await", "co_return", "co_yield", "compl",
+    "concept", "const", "const_cast", "consteval", "constexpr", "constinit",
+    "continue", "decltype", "default", "delete", "do", "double",
+    "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false",
+    "float", "for", "friend", "goto", "if", "inline", "int", "long",
+    "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr",
+    "operator", "or", "or_eq", "private", "protected", "public", "register",
+    "reinterpret_cast", "requires", "return", "short", "signed", "sizeof",
+    "static", "static_assert", "static_cast", "struct", "switch", "template",
+    "this", "thread_local", "throw", "true", "try", "typedef", "typeid",
+    "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
+    "wchar_t", "while", "xor", "xor_eq", "main",
+    // CUDA built-ins, types and functions the emitted code uses.
+    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "max", "min",
+    "floor", "sqrt", "sqrtf", "rsqrt", "rsqrtf", "half", "nv_bfloat16",
+    "uint2", "uint4", "float2", "float4", "int2", "int4", "dim3", "printf",
+    "malloc", "free", "memcpy", "memset", "assert", "abs", "fabs", "fabsf",
+    "isnan", "isinf", "exp", "expf", "log", "logf", "fma", "fmaf",
+    // Locals and parameters of every emitted kernel.
+    "d", "cols", "rows", "row", "row_group", "limit", "pitch", "i", "c", "e",
+    "t", "w", "lane_in_row", "row_in_block", "reduce_scratch", "shared_rows"};
+
+bool isDigits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) {
+    return std::isdigit(static_cast<unsigned char>(ch));
+  });
+}
+
+bool startsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+bool endsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.substr(s.size() - suffix.size()) == suffix;
+}
+} // namespace
+
+bool normc::isCIdentifier(std::string_view name) {
+  auto word = [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+  };
+  return !name.empty() &&
+         !std::isdigit(static_cast<unsigned char>(name[0])) &&
+         std::all_of(name.begin(), name.end(), word);
+}
+
+std::string normc::checkEmittedName(std::string_view name) {
+  if (!isCIdentifier(name))
+    return "must be a C identifier ([A-Za-z_][A-Za-z0-9_]*)";
+  for (const char *word : kReserved)
+    if (name == word)
+      return "is a C++ keyword or a name the emitted CUDA uses";
+  if (startsWith(name, "__") || startsWith(name, "normc_") ||
+      startsWith(name, "NORMC_") ||
+      (name.size() > 1 && name[0] == '_' && std::isupper(name[1])))
+    return "is reserved (names starting with __, _X, normc_ or NORMC_)";
+  // Locals the emitter makes: c0, s1, v2, a3, region_0, NAME_row, NAME_vec,
+  // NAME_stride.
+  if ((name.size() > 1 && std::string_view("csva").find(name[0]) !=
+                              std::string_view::npos &&
+       isDigits(name.substr(1))) ||
+      startsWith(name, "region_") || endsWith(name, "_row") ||
+      endsWith(name, "_vec") || endsWith(name, "_stride"))
+    return "has the form of a name the emitter generates";
+  return "";
+}
