@@ -48,7 +48,8 @@ std::string normc::toText(const KernelLaunchInfo &info) {
   os << "name=" << info.name
      << " cols=" << (info.cols ? std::to_string(*info.cols) : "runtime")
      << " block=" << info.blockSize << " rows_per_block=" << info.rowsPerBlock
-     << " vector_width=" << info.vectorWidth << " shared=";
+     << " vector_width=" << info.vectorWidth
+     << " launch_order=" << info.launchOrder << " shared=";
   for (size_t i = 0; i < info.sharedRowElementBytes.size(); ++i)
     os << (i ? "," : "") << info.sharedRowElementBytes[i];
   os << " params=";
@@ -80,6 +81,8 @@ normc::kernelInfoFromText(const std::string &text) {
         info.rowsPerBlock = std::stoll(value);
       else if (key == "vector_width")
         info.vectorWidth = std::stoll(value);
+      else if (key == "launch_order")
+        info.launchOrder = std::stoll(value);
       else if (key == "shared")
         for (const std::string &bytes : split(value, ','))
           info.sharedRowElementBytes.push_back(std::stoll(bytes));

@@ -99,7 +99,8 @@ TEST(EdgeCases, EveryRowStorageAndLaneOrder) {
   for (const char *name : {"partial_layernorm", "fused_add_rmsnorm"}) {
     dsl::Spec spec = loadShippedSpec(name);
     spec.saveStats.value = true;
-    for (const char *storage : {"registers", "shared", "global"})
+    for (RowStorage storage :
+         {RowStorage::Registers, RowStorage::Shared, RowStorage::Global})
       for (cpu::LaneOrder order :
            {cpu::LaneOrder::Forward, cpu::LaneOrder::Reverse,
             cpu::LaneOrder::Random}) {
@@ -112,7 +113,7 @@ TEST(EdgeCases, EveryRowStorageAndLaneOrder) {
         CaseData data = makeCase(spec, 5, 1001, 19);
         Grade grade = runAndGrade(spec, data, options);
         EXPECT_LE(grade.worst(), 1.0)
-            << name << " " << storage << ": " << grade.str();
+            << name << " " << toString(storage) << ": " << grade.str();
       }
   }
 }

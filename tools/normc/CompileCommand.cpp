@@ -6,6 +6,7 @@
 
 #include "normc/Frontend/Pipeline.h"
 #include "normc/Frontend/SpecCompiler.h"
+#include "normc/Runtime/BuildPack.h"
 #include "normc/Frontend/SpecToNorm.h"
 #include "normc/Runtime/Nvrtc.h"
 #include "normc/Target/Cuda/CudaEmitter.h"
@@ -24,13 +25,20 @@ using namespace normc::tool;
 
 static const char kCompileUsage[] = R"(usage: normc compile INPUT [options]
 
-INPUT is a spec (.toml) or IR at either level (.mlir), so hand-edited IR can
+INPUT is a spec (.toml) or IR at any level (.mlir), so hand-edited IR can
 be compiled on from where it stands.
 
 options:
-  --emit=STAGE          mlir | lowered | cuda (default) | ptx | cubin | pack
-                        (pack: every schedule candidate's CUDA source and a
-                        manifest, written to the folder -o names)
+  --emit=STAGE          in pipeline order:
+                          mlir     the spec-level norm dialect
+                          sched    row-level sched IR with its schedule (edit
+                                   the schedule here and compile on)
+                          lowered  kernel-level sched IR: loops, storage,
+                                   reductions, barriers, just before emission
+                          cuda     CUDA C++ (default)
+                          ptx, cubin
+                          pack     every schedule candidate's CUDA source and
+                                   a manifest, written to the folder -o names
   --arch=sm_XX          GPU architecture for ptx and cubin (default sm_90)
   --cols=D              specialize for hidden size D (specs only); without
                         it the kernel takes d at run time
@@ -44,7 +52,7 @@ options:
 )";
 
 namespace {
-enum class Stage { Mlir, Lowered, Cuda, Ptx, Cubin, Pack };
+enum class Stage { Mlir, Sched, Lowered, Cuda, Ptx, Cubin, Pack };
 
 struct CompileJob {
   std::string input;
@@ -94,9 +102,21 @@ static int compile(const CompileJob &job) {
     if (level != IRLevel::Spec) {
       llvm::errs() << job.input
                    << ": error: --emit=mlir needs a spec; this IR is already "
-                      "at the schedule level (use --emit=lowered)\n";
+                      "at the schedule level (use --emit=sched or "
+                      "--emit=lowered)\n";
       return kExitError;
     }
+    module->print(os);
+  } else if (job.stage == Stage::Sched) {
+    if (level == IRLevel::Kernel) {
+      llvm::errs() << job.input
+                   << ": error: --emit=sched needs a spec or row-level IR; "
+                      "this IR is already lowered to loops\n";
+      return kExitError;
+    }
+    if ((level == IRLevel::Spec && failed(lowerToRows(*module))) ||
+        failed(assignSchedules(*module, job.schedule)))
+      return kExitError;
     module->print(os);
   } else {
     if (failed(lowerToSchedule(*module, job.schedule)))
@@ -188,6 +208,7 @@ int normc::tool::runCompile(int argc, char **argv) {
   std::string emit = args->get("--emit").value_or("cuda");
   std::optional<Stage> stage = llvm::StringSwitch<std::optional<Stage>>(emit)
                                    .Case("mlir", Stage::Mlir)
+                                   .Case("sched", Stage::Sched)
                                    .Case("lowered", Stage::Lowered)
                                    .Case("cuda", Stage::Cuda)
                                    .Case("ptx", Stage::Ptx)
@@ -196,7 +217,7 @@ int normc::tool::runCompile(int argc, char **argv) {
                                    .Default(std::nullopt);
   if (!stage) {
     usageError("unknown stage '" + emit +
-               "'; expected mlir, lowered, cuda, ptx, cubin or pack");
+               "'; expected mlir, sched, lowered, cuda, ptx, cubin or pack");
     return kExitUsage;
   }
   job.stage = *stage;
@@ -213,11 +234,18 @@ int normc::tool::runCompile(int argc, char **argv) {
       parsePositive(*args, "--rows-per-block", ok).value_or(0);
   job.schedule.vectorWidth =
       parsePositive(*args, "--vector-width", ok).value_or(0);
-  job.schedule.rowStorage = args->get("--row-storage").value_or("");
+  if (std::optional<std::string> storage = args->get("--row-storage")) {
+    job.schedule.rowStorage = parseRowStorage(*storage);
+    if (!job.schedule.rowStorage) {
+      usageError("unknown --row-storage '" + *storage +
+                 "'; expected registers, shared or global");
+      return kExitUsage;
+    }
+  }
   if (!ok)
     return kExitUsage;
-  if (job.cols && *job.cols > (1LL << 30)) {
-    usageError("--cols is too large");
+  if (job.cols && *job.cols > kMaxCols) {
+    usageError("--cols is too large: at most " + std::to_string(kMaxCols));
     return kExitUsage;
   }
   if (job.cols && llvm::StringRef(job.input).ends_with(".mlir")) {

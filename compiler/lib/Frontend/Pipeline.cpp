@@ -24,24 +24,45 @@ void normc::registerNormcPasses() {
 normc::IRLevel normc::getIRLevel(ModuleOp module) {
   if (!module.getOps<norm::SpecOp>().empty())
     return IRLevel::Spec;
-  if (!module.getOps<sched::KernelOp>().empty())
-    return IRLevel::Schedule;
+  for (sched::KernelOp kernel : module.getOps<sched::KernelOp>())
+    return kernel.isLowered() ? IRLevel::Kernel : IRLevel::Rows;
   return IRLevel::Empty;
 }
 
-LogicalResult normc::lowerToSchedule(ModuleOp module,
-                                     const ScheduleOptions &options) {
+LogicalResult normc::lowerToRows(ModuleOp module) {
   PassManager pm(module.getContext());
   pm.addPass(createConvertNormToSched());
+  pm.addPass(createCSEPass());
+  return pm.run(module);
+}
+
+LogicalResult normc::assignSchedules(ModuleOp module,
+                                     const ScheduleOptions &options) {
+  PassManager pm(module.getContext());
   sched::SchedAssignScheduleOptions assign;
   assign.rowsPerBlock = options.rowsPerBlock;
   assign.threadsPerRow = options.threadsPerRow;
   assign.vectorWidth = options.vectorWidth;
-  assign.rowStorage = options.rowStorage;
+  assign.rowStorage =
+      options.rowStorage ? std::string(toString(*options.rowStorage)) : "";
   // Options given on the command line win over a schedule already in IR.
   assign.overwrite = options.rowsPerBlock || options.threadsPerRow ||
-                     options.vectorWidth || !options.rowStorage.empty();
+                     options.vectorWidth || options.rowStorage;
   pm.addPass(sched::createSchedAssignSchedule(assign));
+  return pm.run(module);
+}
+
+LogicalResult normc::lowerToLoops(ModuleOp module) {
+  PassManager pm(module.getContext());
+  pm.addPass(sched::createSchedLowerToLoops());
   pm.addPass(createCSEPass());
   return pm.run(module);
+}
+
+LogicalResult normc::lowerToSchedule(ModuleOp module,
+                                     const ScheduleOptions &options) {
+  if (getIRLevel(module) == IRLevel::Spec && failed(lowerToRows(module)))
+    return failure();
+  return failure(failed(assignSchedules(module, options)) ||
+                 failed(lowerToLoops(module)));
 }

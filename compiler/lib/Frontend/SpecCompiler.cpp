@@ -1,8 +1,7 @@
-//===- SpecCompiler.cpp - From a spec to CUDA source in one call ----------===//
+//===- SpecCompiler.cpp - From a spec to CUDA source ----------------------===//
 #include "normc/Frontend/SpecCompiler.h"
 #include "normc/Dialect/Sched/IR/SchedOps.h"
 #include "normc/Frontend/SpecToNorm.h"
-#include "normc/Abi/Version.h"
 #include "normc/Target/Cuda/CudaEmitter.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -10,71 +9,81 @@
 #include "mlir/IR/Verifier.h"
 
 using namespace mlir;
+using namespace normc;
 
-std::optional<normc::EmittedKernel>
-normc::emitSpecKernel(const dsl::Spec &spec, std::optional<int64_t> cols,
-                      const ScheduleOptions &schedule, std::string &errors) {
-  DialectRegistry registry;
-  registerNormcDialects(registry);
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-  context.loadAllAvailableDialects();
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error) {
-      llvm::raw_string_ostream os(errors);
-      if (auto loc = dyn_cast<FileLineColLoc>(diag.getLocation()))
-        os << loc.getFilename() << ":" << loc.getLine() << ":"
-           << loc.getColumn() << ": ";
-      os << "error: " << diag << "\n";
-    }
-    return success();
-  });
+struct SpecCompilation::State {
+  State() : context(makeRegistry(), MLIRContext::Threading::DISABLED) {
+    context.loadAllAvailableDialects();
+    handler = std::make_unique<ScopedDiagnosticHandler>(
+        &context, [this](Diagnostic &diag) {
+          if (diag.getSeverity() == DiagnosticSeverity::Error && errors) {
+            llvm::raw_string_ostream os(*errors);
+            if (auto loc = dyn_cast<FileLineColLoc>(diag.getLocation()))
+              os << loc.getFilename() << ":" << loc.getLine() << ":"
+                 << loc.getColumn() << ": ";
+            os << "error: " << diag << "\n";
+          }
+          return success();
+        });
+  }
+  static DialectRegistry makeRegistry() {
+    DialectRegistry registry;
+    registerNormcDialects(registry);
+    return registry;
+  }
 
-  OwningOpRef<ModuleOp> module = buildSpecModule(spec, cols, context);
-  if (failed(verify(*module)) || failed(lowerToSchedule(*module, schedule)))
-    return std::nullopt;
-  EmittedKernel kernel;
-  llvm::raw_string_ostream os(kernel.source);
-  if (failed(emitCuda(*module, os)))
-    return std::nullopt;
-  auto kernels = module->getOps<sched::KernelOp>();
-  FailureOr<KernelLaunchInfo> info = getLaunchInfo(*kernels.begin());
-  if (failed(info))
-    return std::nullopt;
-  kernel.info = std::move(*info);
+  MLIRContext context;
+  std::unique_ptr<ScopedDiagnosticHandler> handler;
+  std::string *errors = nullptr; // where diagnostics go during a call
+  OwningOpRef<ModuleOp> rows;    // row-level, unscheduled
+};
+
+SpecCompilation::SpecCompilation() : state(std::make_unique<State>()) {}
+SpecCompilation::~SpecCompilation() = default;
+
+std::unique_ptr<SpecCompilation>
+SpecCompilation::create(const dsl::Spec &spec, std::optional<int64_t> cols,
+                        std::string &errors) {
+  std::unique_ptr<SpecCompilation> compilation(new SpecCompilation());
+  State &state = *compilation->state;
+  state.errors = &errors;
+  state.rows = buildSpecModule(spec, cols, state.context);
+  bool ok = state.rows && succeeded(verify(*state.rows)) &&
+            succeeded(lowerToRows(*state.rows));
+  state.errors = nullptr;
+  if (!ok)
+    return nullptr;
+  for (auto kernel : state.rows->getOps<sched::KernelOp>())
+    compilation->scheduleProblem = sched::getScheduleProblem(kernel);
+  return compilation;
+}
+
+std::optional<EmittedKernel>
+SpecCompilation::emit(const ScheduleOptions &schedule,
+                      std::string &errors) const {
+  std::lock_guard<std::mutex> lock(mutex);
+  state->errors = &errors;
+  OwningOpRef<ModuleOp> module = state->rows->clone();
+  std::optional<EmittedKernel> kernel;
+  std::string source;
+  llvm::raw_string_ostream os(source);
+  if (succeeded(assignSchedules(*module, schedule)) &&
+      succeeded(lowerToLoops(*module)) && succeeded(emitCuda(*module, os))) {
+    auto kernels = module->getOps<sched::KernelOp>();
+    FailureOr<KernelLaunchInfo> info = getLaunchInfo(*kernels.begin());
+    if (succeeded(info))
+      kernel = EmittedKernel{std::move(source), std::move(*info)};
+  }
+  state->errors = nullptr;
   return kernel;
 }
 
-normc::ScheduleProblem normc::getScheduleProblem(const dsl::Spec &spec,
-                                                 std::optional<int64_t> cols) {
-  ScheduleProblem problem;
-  problem.cols = cols;
-  problem.widestBits = 8 * std::max(dsl::byteWidth(spec.input.value),
-                                    dsl::byteWidth(spec.output.value));
-  if (spec.gain.value || spec.bias.value)
-    problem.widestBits =
-        std::max(problem.widestBits, 8 * dsl::byteWidth(spec.params.value));
-  return problem;
-}
-
-std::optional<normc::Pack> normc::buildPack(const dsl::Spec &spec,
-                                            std::optional<int64_t> cols,
-                                            std::string &errors) {
-  Pack pack;
-  pack.normcVersion = kVersion;
-  pack.specToml = spec.canonical();
-  pack.cols = cols;
-  for (const Schedule &schedule :
-       scheduleCandidates(getScheduleProblem(spec, cols))) {
-    std::string rejected;
-    std::optional<EmittedKernel> kernel =
-        emitSpecKernel(spec, cols, schedule, rejected);
-    if (kernel)
-      pack.candidates.push_back(
-          {schedule, std::move(kernel->source), std::move(kernel->info)});
-    else
-      errors += schedule.str() + ": " + rejected;
-  }
-  if (pack.candidates.empty())
+std::optional<EmittedKernel>
+normc::emitSpecKernel(const dsl::Spec &spec, std::optional<int64_t> cols,
+                      const ScheduleOptions &schedule, std::string &errors) {
+  std::unique_ptr<SpecCompilation> compilation =
+      SpecCompilation::create(spec, cols, errors);
+  if (!compilation)
     return std::nullopt;
-  return pack;
+  return compilation->emit(schedule, errors);
 }

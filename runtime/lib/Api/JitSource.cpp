@@ -10,6 +10,9 @@
 #ifdef NORMC_HAVE_COMPILER
 #include "normc/Frontend/SpecCompiler.h"
 #include "normc/Abi/Version.h"
+
+#include <map>
+#include <mutex>
 #endif
 
 using namespace normc;
@@ -28,7 +31,7 @@ public:
   const dsl::Spec &spec() const override { return specModel; }
 
   std::vector<Schedule> schedules(int64_t d) const override {
-    return scheduleCandidates(getScheduleProblem(specModel, d));
+    return scheduleCandidates(compilation(d).problem());
   }
 
   Candidate kernel(int64_t d, const Schedule &schedule) const override {
@@ -45,8 +48,7 @@ public:
           return {schedule, hit->substr(eol + 1), *info};
     }
     std::string errors;
-    std::optional<EmittedKernel> kernel =
-        emitSpecKernel(specModel, d, schedule, errors);
+    std::optional<EmittedKernel> kernel = compilation(d).emit(schedule, errors);
     if (!kernel)
       throw Error("cannot compile '" + specModel.name.value +
                   "' for d = " + std::to_string(d) + " with " + schedule.str() +
@@ -56,9 +58,25 @@ public:
   }
 
 private:
+  /// The spec lowered once per d; every schedule is emitted from it.
+  const SpecCompilation &compilation(int64_t d) const {
+    std::lock_guard<std::mutex> lock(mutex);
+    std::unique_ptr<SpecCompilation> &entry = compilations[d];
+    if (!entry) {
+      std::string errors;
+      entry = SpecCompilation::create(specModel, d, errors);
+      if (!entry)
+        throw Error("cannot compile '" + specModel.name.value +
+                    "' for d = " + std::to_string(d) + ":\n" + errors);
+    }
+    return *entry;
+  }
+
   dsl::Spec specModel;
   std::string canonical;
   std::shared_ptr<cache::TwoLevelCache> emitted;
+  mutable std::mutex mutex;
+  mutable std::map<int64_t, std::unique_ptr<SpecCompilation>> compilations;
 };
 } // namespace
 

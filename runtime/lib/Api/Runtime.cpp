@@ -1,5 +1,7 @@
 //===- Runtime.cpp - normc::Runtime and normc::Norm -----------------------===//
 #include "Backend.h"
+
+#include <algorithm>
 #include "KernelSource.h"
 #include "Tuner.h"
 #include "normc/Runtime/CudaDriver.h"
@@ -66,8 +68,14 @@ std::shared_ptr<LoadedKernel> NormState::kernelFor(int64_t d,
   std::string deviceKey = backend.deviceKey();
   // An earlier winner from the tuning database, then tuning, then the
   // heuristic default.
-  if (std::optional<Schedule> known =
-          runtime->tuning->lookup(deviceKey, canonical, d, rows)) {
+  // A stored schedule is used only when it is one of the candidates, which
+  // are all tested: a planted or stale entry cannot pick an untested kernel.
+  std::vector<Schedule> candidates = source->schedules(d);
+  std::optional<Schedule> known =
+      runtime->tuning->lookup(deviceKey, canonical, d, rows);
+  if (known &&
+      std::find(candidates.begin(), candidates.end(), *known) !=
+          candidates.end()) {
     try {
       auto kernel = backend.load(source->kernel(d, *known), canonical, d);
       keep(key, kernel, known->str());
@@ -85,7 +93,7 @@ std::shared_ptr<LoadedKernel> NormState::kernelFor(int64_t d,
     keep(key, winner, report.winner);
     return winner;
   }
-  Schedule chosen = source->schedules(d).front();
+  Schedule chosen = candidates.front();
   auto kernel = backend.load(source->kernel(d, chosen), canonical, d);
   keep(key, kernel, chosen.str());
   return kernel;

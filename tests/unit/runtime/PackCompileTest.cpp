@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "normc/Frontend/SpecCompiler.h"
+#include "normc/Runtime/BuildPack.h"
 #include "normc/Runtime/Nvrtc.h"
 
 #include <gtest/gtest.h>

@@ -82,8 +82,8 @@ TEST_F(PackTest, WritesAndReadsBack) {
   pack.normcVersion = "9.9";
   pack.specToml = "name = \"llama\"\n";
   pack.cols = 4096;
-  pack.candidates = {{{1, 128, 8, "registers"}, "// one\n", sampleInfo()},
-                     {{4, 32, 4, "global"}, "// two\n", sampleInfo()}};
+  pack.candidates = {{Schedule::rowGroup(1, 128, 8, RowStorage::Registers), "// one\n", sampleInfo()},
+                     {Schedule::rowGroup(4, 32, 4, RowStorage::Global), "// two\n", sampleInfo()}};
   std::string dir = (root / "pack").string();
   writePack(dir, pack);
   Pack back = readPack(dir);
@@ -108,7 +108,7 @@ TEST_F(PackTest, RefusesToReplaceAFolderThatIsNotAPack) {
   fs::create_directories(root / "data");
   std::ofstream(root / "data" / "precious.txt") << "keep me";
   Pack pack;
-  pack.candidates = {{{1, 32, 1, "global"}, "", sampleInfo()}};
+  pack.candidates = {{Schedule::rowGroup(1, 32, 1, RowStorage::Global), "", sampleInfo()}};
   EXPECT_THROW(writePack((root / "data").string(), pack), PackError);
   EXPECT_TRUE(fs::exists(root / "data" / "precious.txt"));
 }

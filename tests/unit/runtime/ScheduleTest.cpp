@@ -6,33 +6,81 @@
 using namespace normc;
 
 TEST(Schedule, TextRoundTrips) {
-  Schedule s{4, 32, 8, "shared"};
-  EXPECT_EQ(s.str(),
-            "rows_per_block=4,threads_per_row=32,vector_width=8,row_storage="
-            "shared");
+  Schedule s = Schedule::rowGroup(4, 32, 8, RowStorage::Shared);
+  EXPECT_EQ(s.str(), "strategy=row_group,rows_per_block=4,threads_per_row=32,"
+                     "vector_width=8,row_storage=shared");
   EXPECT_EQ(Schedule::parse(s.str()), s);
 }
 
 TEST(Schedule, MalformedTextIsRejected) {
+  const char *complete = "strategy=row_group,rows_per_block=1,threads_per_row="
+                         "32,vector_width=8,row_storage=global";
+  ASSERT_TRUE(Schedule::parse(complete));
   for (const char *text :
        {"", "rows_per_block=4",
-        "rows_per_block=4,threads_per_row=32,"
+        // No strategy.
+        "rows_per_block=1,threads_per_row=32,vector_width=8,row_storage="
+        "global",
+        "strategy=cluster,rows_per_block=1,threads_per_row=32,vector_width=8,"
+        "row_storage=global",
+        "strategy=row_group,rows_per_block=4,threads_per_row=32,"
         "vector_width=8,row_storage=disk",
-        "rows_per_block=0,threads_per_row=32,vector_width=8,row_storage=global",
-        "rows_per_block=x,threads_per_row=32,vector_width=8,row_storage=global",
-        "rows_per_block=1,threads_per_row=32,vector_width=8,row_storage=global,"
-        "extra=1"})
+        "strategy=row_group,rows_per_block=0,threads_per_row=32,vector_width="
+        "8,row_storage=global",
+        "strategy=row_group,rows_per_block=x,threads_per_row=32,vector_width="
+        "8,row_storage=global",
+        "strategy=row_group,rows_per_block=1,rows_per_block=1,threads_per_row="
+        "32,vector_width=8,row_storage=global",
+        "strategy=row_group,rows_per_block=1,threads_per_row=32,vector_width="
+        "8,row_storage=global,extra=1"})
     EXPECT_FALSE(Schedule::parse(text)) << text;
 }
 
 TEST(Schedule, DefaultIsTheHeuristic) {
   // bf16 at d = 4096: 512 vectors of 8, 128 threads, 4 vectors a thread.
-  EXPECT_EQ(defaultSchedule({4096, 16}), (Schedule{1, 128, 8, "registers"}));
+  EXPECT_EQ(defaultSchedule({4096, 16}),
+            Schedule::rowGroup(1, 128, 8, RowStorage::Registers));
   // d at run time: re-read from global memory.
   EXPECT_EQ(defaultSchedule({std::nullopt, 32}),
-            (Schedule{1, 256, 4, "global"}));
+            Schedule::rowGroup(1, 256, 4, RowStorage::Global));
   // Too wide for registers.
-  EXPECT_EQ(defaultSchedule({262144, 32}).rowStorage, "global");
+  EXPECT_EQ(defaultSchedule({262144, 32}).rowStorage, RowStorage::Global);
+  // Eight bf16 vectors a thread at 1024 threads would spill.
+  EXPECT_EQ(defaultSchedule({65536, 16}).rowStorage, RowStorage::Global);
+}
+
+TEST(Schedule, CheckNamesTheBrokenRule) {
+  EXPECT_EQ(checkSchedule(Schedule::rowGroup(1, 128, 8, RowStorage::Global)),
+            "");
+  EXPECT_NE(checkSchedule(Schedule::rowGroup(1, 96, 8, RowStorage::Global))
+                .find("power of two"),
+            std::string::npos);
+  EXPECT_NE(checkSchedule(Schedule::rowGroup(3, 8, 8, RowStorage::Global))
+                .find("whole warps"),
+            std::string::npos);
+  EXPECT_NE(checkSchedule(Schedule::rowGroup(1 << 30, 1 << 10, 8,
+                                             RowStorage::Global))
+                .find("[1, 1024]"),
+            std::string::npos);
+  ScheduleProblem runtimeD{std::nullopt, 16};
+  EXPECT_NE(checkSchedule(Schedule::rowGroup(1, 128, 8, RowStorage::Registers),
+                          &runtimeD)
+                .find("cols fixed"),
+            std::string::npos);
+  ScheduleProblem f32{4096, 32};
+  EXPECT_NE(checkSchedule(Schedule::rowGroup(1, 128, 8, RowStorage::Global),
+                          &f32)
+                .find("128 bits"),
+            std::string::npos);
+}
+
+TEST(Schedule, CompletingOptionsKeepsWhatWasGiven) {
+  Schedule options;
+  options.threadsPerRow = 64;
+  Schedule s = completeSchedule(options, {4096, 16});
+  EXPECT_EQ(s.threadsPerRow, 64);
+  EXPECT_EQ(s.rowsPerBlock, 2); // blocks of at least 128 threads
+  EXPECT_TRUE(s.complete());
 }
 
 TEST(Schedule, CandidatesAreLegalAndStartWithTheDefault) {
@@ -44,12 +92,9 @@ TEST(Schedule, CandidatesAreLegalAndStartWithTheDefault) {
     ASSERT_FALSE(all.empty());
     EXPECT_EQ(all.front(), defaultSchedule(problem));
     for (const Schedule &s : all) {
-      int64_t block = s.rowsPerBlock * s.threadsPerRow;
-      EXPECT_EQ(block % 32, 0) << s.str();
-      EXPECT_LE(block, 1024) << s.str();
-      EXPECT_LE(s.vectorWidth * int64_t(problem.widestBits), 128) << s.str();
+      EXPECT_EQ(checkSchedule(s, &problem), "") << s.str();
       if (!problem.cols) {
-        EXPECT_NE(s.rowStorage, "registers") << s.str();
+        EXPECT_NE(s.rowStorage, RowStorage::Registers) << s.str();
       }
     }
   }

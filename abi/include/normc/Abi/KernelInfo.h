@@ -1,12 +1,12 @@
 //===- KernelInfo.h - What a host needs to launch an emitted kernel -------===//
 //
-// The emitter fills this in from the schedule-level IR; launchers (CPU
-// device, CUDA driver) read it. Plain C++ so that a runtime built without
+// Read off the kernel-level sched IR (normc::getLaunchInfo); launchers (CPU
+// device, CUDA driver) use it, and packs and caches store it as text. Plain C++ so that a runtime built without
 // LLVM can launch kernels too.
 //
 //===----------------------------------------------------------------------===//
-#ifndef NORMC_RUNTIME_KERNELINFO_H
-#define NORMC_RUNTIME_KERNELINFO_H
+#ifndef NORMC_ABI_KERNELINFO_H
+#define NORMC_ABI_KERNELINFO_H
 
 #include <algorithm>
 #include <cstdint>
@@ -36,6 +36,8 @@ struct KernelLaunchInfo {
   int64_t blockSize = 0;       // blockDim.x
   int64_t rowsPerBlock = 0;
   int64_t vectorWidth = 0;
+  /// Kernels of one module run in increasing launch order on one stream.
+  int64_t launchOrder = 0;
   /// Bytes per element of each row kept in dynamic shared memory.
   std::vector<int64_t> sharedRowElementBytes;
   std::vector<KernelParam> params;
@@ -64,4 +66,4 @@ std::optional<KernelLaunchInfo> kernelInfoFromText(const std::string &text);
 
 } // namespace normc
 
-#endif // NORMC_RUNTIME_KERNELINFO_H
+#endif // NORMC_ABI_KERNELINFO_H

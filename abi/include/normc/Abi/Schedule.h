@@ -42,6 +42,12 @@ struct Schedule {
   int64_t vectorWidth = 0;
   std::optional<RowStorage> rowStorage;
 
+  /// A complete row_group schedule.
+  static Schedule rowGroup(int64_t rowsPerBlock, int64_t threadsPerRow,
+                           int64_t vectorWidth, RowStorage rowStorage) {
+    return {Strategy::RowGroup, rowsPerBlock, threadsPerRow, vectorWidth,
+            rowStorage};
+  }
   int64_t blockSize() const { return rowsPerBlock * threadsPerRow; }
   bool complete() const {
     return rowsPerBlock && threadsPerRow && vectorWidth && rowStorage;

@@ -18,12 +18,24 @@ void registerNormcPasses();
 /// Schedule choices; a field left at 0 or empty goes to the heuristic.
 using ScheduleOptions = Schedule;
 
-/// Which level a module is at.
-enum class IRLevel { Spec, Schedule, Empty };
+/// Which level a module is at: specs, row-level kernels, or kernels lowered
+/// to loops (what the emitter prints).
+enum class IRLevel { Spec, Rows, Kernel, Empty };
 IRLevel getIRLevel(mlir::ModuleOp module);
 
-/// Lowers every norm.spec to a sched.kernel and assigns schedules to the
-/// kernels that lack one. Diagnostics go to the context's handler.
+/// convert-norm-to-sched: every norm.spec becomes a row-level sched.kernel
+/// without a schedule. Diagnostics go to the context's handler.
+mlir::LogicalResult lowerToRows(mlir::ModuleOp module);
+
+/// sched-assign-schedule on row-level kernels; options given win over
+/// schedules already in the IR.
+mlir::LogicalResult assignSchedules(mlir::ModuleOp module,
+                                    const ScheduleOptions &options);
+
+/// sched-lower-to-loops: every scheduled kernel at kernel level.
+mlir::LogicalResult lowerToLoops(mlir::ModuleOp module);
+
+/// All three, from whichever level the module is at.
 mlir::LogicalResult lowerToSchedule(mlir::ModuleOp module,
                                     const ScheduleOptions &options);
 

@@ -1,15 +1,20 @@
-//===- SpecCompiler.h - From a spec to CUDA source in one call ------------===//
+//===- SpecCompiler.h - From a spec to CUDA source ------------------------===//
 #ifndef NORMC_FRONTEND_SPECCOMPILER_H
 #define NORMC_FRONTEND_SPECCOMPILER_H
 
+#include "normc/Abi/KernelInfo.h"
+#include "normc/Abi/Schedule.h"
 #include "normc/Dsl/Spec.h"
 #include "normc/Frontend/Pipeline.h"
-#include "normc/Abi/KernelInfo.h"
-#include "normc/Runtime/Pack.h"
-#include "normc/Abi/Schedule.h"
 
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
 
 namespace normc {
 
@@ -19,23 +24,38 @@ struct EmittedKernel {
   KernelLaunchInfo info;
 };
 
-/// Runs the whole pipeline (spec → norm → sched → CUDA) in a context of its
-/// own, so several threads may call it at once. On failure returns nullopt
-/// and appends the diagnostics, one per line, to `errors`.
+/// A spec lowered once to row-level IR, in a context of its own; each
+/// emit() clones that module, schedules it, lowers it to loops and prints
+/// it, so that trying many schedules runs the front end once. emit() may be
+/// called from several threads (calls are serialized).
+class SpecCompilation {
+public:
+  /// Nullopt (and the diagnostics, one per line, appended to `errors`) when
+  /// the spec does not lower.
+  static std::unique_ptr<SpecCompilation>
+  create(const dsl::Spec &spec, std::optional<int64_t> cols,
+         std::string &errors);
+  ~SpecCompilation();
+
+  std::optional<EmittedKernel> emit(const ScheduleOptions &schedule,
+                                    std::string &errors) const;
+
+  /// d and the widest row or feature element of the spec's kernel.
+  const ScheduleProblem &problem() const { return scheduleProblem; }
+
+private:
+  SpecCompilation();
+  struct State;
+  std::unique_ptr<State> state;
+  ScheduleProblem scheduleProblem;
+  mutable std::mutex mutex;
+};
+
+/// SpecCompilation::create and emit in one call.
 std::optional<EmittedKernel> emitSpecKernel(const dsl::Spec &spec,
                                             std::optional<int64_t> cols,
                                             const ScheduleOptions &schedule,
                                             std::string &errors);
-
-/// d and the widest row or feature element of the spec's kernel.
-ScheduleProblem getScheduleProblem(const dsl::Spec &spec,
-                                   std::optional<int64_t> cols);
-
-/// The kernel of every schedule candidate (scheduleCandidates), for a
-/// kernel pack. Candidates the compiler rejects are left out; nullopt when
-/// none is left.
-std::optional<Pack> buildPack(const dsl::Spec &spec,
-                              std::optional<int64_t> cols, std::string &errors);
 
 } // namespace normc
 

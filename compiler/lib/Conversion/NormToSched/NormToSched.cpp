@@ -66,6 +66,13 @@ private:
     return arith::ConstantOp::create(b, loc, acc, b.getFloatAttr(acc, value));
   }
   LogicalResult lowerOp(Operation &op);
+  /// Converts a scalar to `to`, rounding to nearest even when narrowing.
+  Value convert(Location loc, Value v, Type to);
+  using BodyBuilder = llvm::function_ref<Value(ValueRange features)>;
+  /// A sched.map or sched.reduce of `inputs` whose body `build` fills in.
+  template <typename OpT, typename... Extra>
+  OpT withBody(Location loc, Type result, ValueRange inputs, BodyBuilder build,
+               Extra... extra);
   void storeOutput(norm::OutputOp out, Value buffer);
 
   norm::SpecOp spec;
@@ -83,6 +90,32 @@ Value SpecLowering::featureCount(Location loc, APFloat fraction) {
     count = sched::FeatureCountOp::create(
         b, loc, b.getI32Type(), b.getF64FloatAttr(fraction.convertToDouble()));
   return count;
+}
+
+Value SpecLowering::convert(Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  unsigned fromBits = from.getIntOrFloatBitWidth(),
+           toBits = to.getIntOrFloatBitWidth();
+  if (fromBits == toBits) // f16 <-> bf16 goes through f32 exactly
+    return convert(loc, convert(loc, v, b.getF32Type()), to);
+  if (toBits < fromBits)
+    return arith::TruncFOp::create(b, loc, to, v);
+  return arith::ExtFOp::create(b, loc, to, v);
+}
+
+template <typename OpT, typename... Extra>
+OpT SpecLowering::withBody(Location loc, Type result, ValueRange inputs,
+                           BodyBuilder build, Extra... extra) {
+  auto op = OpT::create(b, loc, result, inputs, extra...);
+  Block &body = op.getBody().emplaceBlock();
+  for (Value input : inputs)
+    body.addArgument(sched::getElementType(input.getType()), loc);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&body);
+  sched::YieldOp::create(b, loc, build(body.getArguments()));
+  return op;
 }
 
 Value SpecLowering::countAsAccumulate(Location loc, Value count) {
@@ -169,16 +202,22 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
     return success();
   if (auto add = dyn_cast<norm::ResidualAddOp>(op)) {
     Value x = map.lookup(add.getX());
+    Type element = sched::getElementType(x.getType());
     map.map(add.getResult(),
-            sched::AddRowsOp::create(b, loc, x.getType(), x,
-                                     map.lookup(add.getResidual())));
+            withBody<sched::MapOp>(
+                loc, x.getType(), {x, map.lookup(add.getResidual())},
+                [&](ValueRange f) {
+                  Value sum = arith::AddFOp::create(b, loc, convert(loc, f[0], acc),
+                                                    convert(loc, f[1], acc));
+                  return convert(loc, sum, element);
+                }));
     return success();
   }
   if (auto mean = dyn_cast<norm::MeanOp>(op)) {
     Value count = featureCount(loc, mean.getFraction());
-    Value sum =
-        sched::ReduceOp::create(b, loc, acc, sched::ReduceKind::sum,
-                                map.lookup(mean.getInput()), count, Value());
+    Value sum = withBody<sched::ReduceOp>(
+        loc, acc, {map.lookup(mean.getInput())},
+        [&](ValueRange f) { return convert(loc, f[0], acc); }, count);
     map.map(mean.getResult(),
             arith::DivFOp::create(b, loc, sum, countAsAccumulate(loc, count)));
     return success();
@@ -186,9 +225,15 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
   if (auto moment = dyn_cast<norm::MomentOp>(op)) {
     Value count = featureCount(loc, moment.getFraction());
     Value center = moment.getMean() ? map.lookup(moment.getMean()) : Value();
-    Value sum =
-        sched::ReduceOp::create(b, loc, acc, sched::ReduceKind::sum_squares,
-                                map.lookup(moment.getInput()), count, center);
+    Value sum = withBody<sched::ReduceOp>(
+        loc, acc, {map.lookup(moment.getInput())},
+        [&](ValueRange f) {
+          Value t = convert(loc, f[0], acc);
+          if (center)
+            t = arith::SubFOp::create(b, loc, t, center);
+          return Value(arith::MulFOp::create(b, loc, t, t));
+        },
+        count);
     Value divisor = count;
     if (moment.getVariance() == norm::Variance::unbiased)
       divisor = arith::SubIOp::create(
@@ -214,15 +259,36 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
     return success();
   }
   if (auto normalize = dyn_cast<norm::NormalizeOp>(op)) {
+    // y = (h - mean) * rstd * (gain_offset + gain) + bias, in that order.
     auto lookupOrNull = [&](Value v) { return v ? map.lookup(v) : Value(); };
+    Value mean = lookupOrNull(normalize.getMean());
+    Value rstd = lookupOrNull(normalize.getRstd());
+    SmallVector<Value> inputs = {map.lookup(normalize.getInput())};
+    if (normalize.getGain())
+      inputs.push_back(map.lookup(normalize.getGain()));
+    if (normalize.getBias())
+      inputs.push_back(map.lookup(normalize.getBias()));
+    auto result = rowOf(normalize.getType());
+    double offset = normalize.getGainOffset().convertToDouble();
     map.map(normalize.getResult(),
-            sched::AffineRowOp::create(b, loc, rowOf(normalize.getType()),
-                                       map.lookup(normalize.getInput()),
-                                       lookupOrNull(normalize.getMean()),
-                                       lookupOrNull(normalize.getRstd()),
-                                       lookupOrNull(normalize.getGain()),
-                                       lookupOrNull(normalize.getBias()),
-                                       normalize.getGainOffsetAttr()));
+            withBody<sched::MapOp>(loc, result, inputs, [&](ValueRange f) {
+              Value t = convert(loc, f[0], acc);
+              if (mean)
+                t = arith::SubFOp::create(b, loc, t, mean);
+              if (rstd)
+                t = arith::MulFOp::create(b, loc, t, rstd);
+              unsigned next = 1;
+              if (normalize.getGain()) {
+                Value g = convert(loc, f[next++], acc);
+                if (offset != 0.0)
+                  g = arith::AddFOp::create(b, loc, constant(loc, offset), g);
+                t = arith::MulFOp::create(b, loc, t, g);
+              }
+              if (normalize.getBias())
+                t = arith::AddFOp::create(b, loc, t,
+                                          convert(loc, f[next], acc));
+              return convert(loc, t, result.getElementType());
+            }));
     return success();
   }
   if (auto fill = dyn_cast<norm::FillOp>(op)) {
@@ -230,14 +296,9 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
     return success();
   }
   if (auto convert = dyn_cast<norm::ConvertOp>(op)) {
-    Value in = map.lookup(convert.getInput());
-    Type to = convert.getType().getElementType();
-    Value out = in;
-    if (to.getIntOrFloatBitWidth() < in.getType().getIntOrFloatBitWidth())
-      out = arith::TruncFOp::create(b, loc, to, in);
-    else if (to != in.getType())
-      out = arith::ExtFOp::create(b, loc, to, in);
-    map.map(convert.getResult(), out);
+    map.map(convert.getResult(),
+            this->convert(loc, map.lookup(convert.getInput()),
+                          convert.getType().getElementType()));
     return success();
   }
   return op.emitOpError("has no lowering to the sched dialect");

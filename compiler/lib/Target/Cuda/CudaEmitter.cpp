@@ -1,9 +1,10 @@
-//===- CudaEmitter.cpp - Translate sched.kernel ops to CUDA C++ -----------===//
+//===- CudaEmitter.cpp - Print kernel-level sched IR as CUDA C++ ----------===//
 //
-// Each op of a kernel body becomes a few lines of CUDA inside the loop over
-// the block's row groups. Row values either live in the schedule's row
-// storage (registers, shared memory, or their home buffer in global memory)
-// or are recomputed chunk by chunk where they are used.
+// One print function per op, as in MLIR's TranslateToCpp: every decision
+// (loops, where rows live, reductions, barriers, shared-memory layout) is
+// already in the IR (sched-lower-to-loops); the emitter only spells it. Local
+// names are c/s/v/a followed by a counter, which the verifiers keep buffer
+// names from colliding with.
 //
 //===----------------------------------------------------------------------===//
 #include "normc/Target/Cuda/CudaEmitter.h"
@@ -11,22 +12,16 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Support/IndentedOstream.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 
 using namespace mlir;
 using namespace normc;
 using namespace normc::sched;
-
-//===----------------------------------------------------------------------===//
-// Launch facts
-//===----------------------------------------------------------------------===//
 
 static std::string typeName(Type t) {
   if (t.isF32())
@@ -39,7 +34,7 @@ static std::string typeName(Type t) {
     return "__nv_bfloat16";
   if (t.isInteger(32))
     return "int";
-  llvm_unreachable("type has no CUDA spelling");
+  llvm_unreachable("the verifier admits no other type");
 }
 
 static std::string shortTypeName(Type t) {
@@ -49,52 +44,41 @@ static std::string shortTypeName(Type t) {
   return s;
 }
 
-/// Row values that must be kept between passes over the row: those read by a
-/// reduction or the affine output, or read more than once.
-static bool needsRowStorage(Value row) {
-  if (!isa<RowType>(row.getType()))
-    return false;
-  unsigned uses = 0;
-  for (Operation *user : row.getUsers()) {
-    if (isa<ReduceOp, AffineRowOp>(user))
-      return true;
-    ++uses;
-  }
-  return uses > 1;
-}
+static int64_t byteWidth(Type t) { return t.getIntOrFloatBitWidth() / 8; }
+
+//===----------------------------------------------------------------------===//
+// Launch facts, read off the kernel-level IR
+//===----------------------------------------------------------------------===//
 
 FailureOr<KernelLaunchInfo> normc::getLaunchInfo(KernelOp kernel) {
-  ScheduleAttr schedule = kernel.getScheduleAttr();
-  if (!schedule)
-    return kernel.emitOpError("has no schedule; run sched-assign-schedule");
+  if (!kernel.isLowered())
+    return kernel.emitOpError("is not lowered to loops; run "
+                              "sched-lower-to-loops");
+  const Schedule &schedule = kernel.getScheduleAttr().getValue();
   KernelLaunchInfo info;
   info.name = kernel.getSymName().str();
   if (kernel.getCols())
     info.cols = *kernel.getCols();
-  info.blockSize = schedule.getBlockSize();
-  info.rowsPerBlock = schedule.getRowsPerBlock();
-  info.vectorWidth = schedule.getVectorWidth();
-  llvm::DenseSet<Value> written;
-  kernel.getBody().walk([&](Operation *op) {
-    if (auto store = dyn_cast<StoreRowOp>(op))
-      written.insert(store.getDest());
-    if (auto store = dyn_cast<StoreStatOp>(op))
-      written.insert(store.getDest());
-    if (schedule.getRowStorage() == RowStorage::shared && op->getNumResults() &&
-        needsRowStorage(op->getResult(0)))
-      info.sharedRowElementBytes.push_back(
-          getElementType(op->getResult(0).getType()).getIntOrFloatBitWidth() /
-          8);
-  });
+  info.blockSize = schedule.blockSize();
+  info.rowsPerBlock = schedule.rowsPerBlock;
+  info.vectorWidth = schedule.vectorWidth;
+  info.launchOrder = kernel.getLaunchOrder();
+  for (auto layout : kernel.getBody().getOps<SharedRowsOp>())
+    for (Type slot : layout.getResultTypes())
+      info.sharedRowElementBytes.push_back(byteWidth(getElementType(slot)));
   using Kind = KernelParam::Kind;
   for (auto buffer : kernel.getBody().getOps<BufferOp>()) {
     Kind kind = llvm::TypeSwitch<Type, Kind>(buffer.getType())
                     .Case<RowsType>([](auto) { return Kind::Rows; })
                     .Case<FeaturesType>([](auto) { return Kind::Features; })
                     .Default([](Type) { return Kind::Stats; });
+    // Written when an op declares a write to it.
+    bool written = llvm::any_of(buffer->getUsers(), [&](Operation *user) {
+      return hasEffect<MemoryEffects::Write>(user, buffer.getResult());
+    });
     info.params.push_back({kind, buffer.getName().str(),
                            shortTypeName(getElementType(buffer.getType())),
-                           written.contains(buffer.getResult())});
+                           written});
     if (kind == Kind::Rows)
       info.params.push_back(
           {Kind::RowStride, buffer.getName().str() + "_stride", "", false});
@@ -114,72 +98,91 @@ class KernelEmitter {
 public:
   KernelEmitter(KernelOp kernel, const KernelLaunchInfo &info,
                 raw_indented_ostream &os)
-      : kernel(kernel), schedule(kernel.getScheduleAttr()), info(info), os(os),
-        acc(kernel.getAccumulate()), accName(typeName(acc)),
-        width(schedule.getVectorWidth()),
-        threadsPerRow(schedule.getThreadsPerRow()),
-        storage(schedule.getRowStorage()) {}
+      : kernel(kernel), schedule(kernel.getScheduleAttr().getValue()),
+        info(info), os(os), acc(kernel.getAccumulate()),
+        width(schedule.vectorWidth) {}
 
   LogicalResult emit();
 
 private:
-  // Names.
-  std::string fresh(StringRef prefix) {
-    return (prefix + Twine(counter++)).str();
-  }
-  std::string rowPointer(Value buffer) { return bufferName(buffer) + "_row"; }
-  std::string vecFlag(Value buffer) { return bufferName(buffer) + "_vec"; }
-  std::string bufferName(Value buffer) {
-    return buffer.getDefiningOp<BufferOp>().getName().str();
+  std::string fresh(char prefix) {
+    return prefix + std::to_string(counter++);
   }
   std::string cvt(Type to, StringRef value) {
     return ("NORMC_CVT(" + typeName(to) + ", " + value + ")").str();
   }
   std::string literal(Type t, double v);
-  int64_t itemsPerThread() {
-    return llvm::divideCeil(llvm::divideCeil(*kernel.getCols(), width),
-                            threadsPerRow);
+  std::string bufferName(Value buffer) {
+    return buffer.getDefiningOp<BufferOp>().getName().str();
   }
-
+  std::string vecFlag(Value buffer) { return bufferName(buffer) + "_vec"; }
   /// The C type of a kernel parameter: "const __nv_bfloat16 *", "int", ...
   std::string paramType(const KernelParam &p);
+  /// The element size of a buffer parameter.
+  int64_t elementBytes(const KernelParam &p) {
+    return byteWidth(getElementType(bufferOf(p).getType()));
+  }
+  BufferOp bufferOf(const KernelParam &p) {
+    for (auto buffer : kernel.getBody().getOps<BufferOp>())
+      if (buffer.getName() == p.name)
+        return buffer;
+    llvm_unreachable("a buffer parameter without its sched.buffer");
+  }
 
-  // Structure.
   void emitSignature();
   void emitPrologue();
+  void emitCpuEntry();
+  LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation &op);
-  /// Opens a loop over this thread's chunks: `c` is the first feature of the
-  /// chunk (and `i` the chunk's slot in registers).
-  void openChunkLoop(StringRef comment);
-  void closeChunkLoop();
+  /// Prints the scalar body of a map or accumulate inside the loop over a
+  /// chunk's elements `e`; returns the name of the yielded value.
+  FailureOr<std::string> emitElementBody(Region &body, ValueRange chunks);
+  void declareChunk(Type element, const std::string &name) {
+    os << "alignas(16) " << typeName(element) << " " << name << "[" << width
+       << "];\n";
+  }
+  void openElementLoop() {
+    os << "#pragma unroll\n";
+    os << "for (int e = 0; e < " << width << "; ++e) {\n";
+    os.indent();
+  }
+  void close() {
+    os.unindent();
+    os << "}\n";
+  }
 
-  // Row values.
-  void materialize(Value row);
-  /// Emits, inside a chunk loop, what is needed to hold `row`'s chunk and
-  /// returns an expression indexable by [e] for e in [0, N).
-  std::string chunk(Value row);
-  std::string loadChunk(Value buffer, Type element, StringRef pointer,
-                        StringRef limit);
-
-  // Ops.
-  void emitReduce(ReduceOp op);
-  void emitCrossThreadSum(const std::string &value);
-  LogicalResult emitScalar(Operation &op);
+  // One print function per op.
+  void print(SharedRowsOp op);
+  void print(SharedScratchOp op);
+  LogicalResult print(ForRowGroupsOp op);
+  LogicalResult print(ForChunksOp op);
+  void print(AllocRowOp op);
+  void print(LoadChunkOp op);
+  void print(ReadKeptOp op);
+  void print(KeepOp op);
+  LogicalResult print(MapChunkOp op);
+  void print(StoreChunkOp op);
+  void print(AccumulatorOp op);
+  LogicalResult print(AccumulateOp op);
+  void print(ReadAccumulatorOp op);
+  void print(WarpSumOp op);
+  void print(ScratchWriteOp op);
+  void print(ScratchSumOp op);
+  void print(StoreStatOp op);
+  LogicalResult printScalar(Operation &op);
 
   KernelOp kernel;
-  ScheduleAttr schedule;
+  const Schedule &schedule;
   const KernelLaunchInfo &info;
   raw_indented_ostream &os;
   Type acc;
-  std::string accName;
-  int64_t width, threadsPerRow;
-  RowStorage storage;
+  int64_t width;
 
   unsigned counter = 0;
-  llvm::DenseMap<Value, std::string> names;  // scalars and stored rows
-  llvm::DenseMap<Value, Value> home;         // global storage: where a row is
-  llvm::DenseMap<Value, std::string> chunks; // in the current chunk loop
-  unsigned sharedRegions = 0;
+  /// Value -> C expression: scalars, chunks (indexable by [e]), storage.
+  llvm::DenseMap<Value, std::string> names;
+  /// Accumulator -> the name of its compensation term.
+  llvm::DenseMap<Value, std::string> carries;
 };
 
 } // namespace
@@ -203,12 +206,9 @@ std::string KernelEmitter::paramType(const KernelParam &p) {
   case KernelParam::Kind::Cols:
     return "int";
   default:
-    for (auto buffer : kernel.getBody().getOps<BufferOp>())
-      if (buffer.getName() == p.name)
-        return (p.written ? "" : "const ") +
-               typeName(getElementType(buffer.getType())) + " *";
+    return (p.written ? "" : "const ") +
+           typeName(getElementType(bufferOf(p).getType())) + " *";
   }
-  llvm_unreachable("a buffer parameter without its sched.buffer");
 }
 
 void KernelEmitter::emitSignature() {
@@ -228,215 +228,228 @@ void KernelEmitter::emitPrologue() {
     os << "const int d = " << *cols << "; // fixed at compile time\n";
   else
     os << "const int d = cols;\n";
-  os << "const int lane_in_row = threadIdx.x % " << threadsPerRow << ";\n";
-  os << "const int row_in_block = threadIdx.x / " << threadsPerRow << ";\n";
-  bool crossWarp =
-      threadsPerRow > 32 && !kernel.getBody().getOps<ReduceOp>().empty();
-  if (crossWarp)
-    os << "NORMC_STATIC_SHARED(" << accName << ", reduce_scratch, "
-       << schedule.getRowsPerBlock() * (threadsPerRow / 32) << ");\n";
-  // Each row kept in shared memory gets its own region of rows_per_block
-  // rows, padded to whole vectors.
-  if (!info.sharedRowElementBytes.empty()) {
-    os << "NORMC_DYNAMIC_SHARED(shared_rows);\n";
-    os << "const int pitch = (d + " << width - 1 << ") / " << width << " * "
-       << width << ";\n";
-    std::string offset = "0";
-    for (auto [index, bytes] : llvm::enumerate(info.sharedRowElementBytes)) {
-      os << "const int region_" << index << " = " << offset << ";\n";
-      offset = llvm::formatv("region_{0} + ({1} * pitch + 15) / 16 * 16", index,
-                             schedule.getRowsPerBlock() * bytes);
-    }
-  }
+  os << "const int lane_in_row = threadIdx.x % " << schedule.threadsPerRow
+     << ";\n";
+  os << "const int row_in_block = threadIdx.x / " << schedule.threadsPerRow
+     << ";\n";
   for (auto buffer : kernel.getBody().getOps<BufferOp>())
     if (isa<FeaturesType>(buffer.getType()))
       os << "const bool " << vecFlag(buffer) << " = normc_aligned("
          << buffer.getName() << ", "
-         << width * getElementType(buffer.getType()).getIntOrFloatBitWidth() / 8
-         << ");\n";
+         << width * byteWidth(getElementType(buffer.getType())) << ");\n";
+}
+
+void KernelEmitter::print(SharedRowsOp op) {
+  os << "NORMC_DYNAMIC_SHARED(shared_rows);\n";
+  os << "const int pitch = (d + " << width - 1 << ") / " << width << " * "
+     << width << ";\n";
+  std::string offset = "0";
+  for (auto [index, slot] : llvm::enumerate(op.getResults())) {
+    Type element = getElementType(slot.getType());
+    std::string name = fresh('v');
+    os << "const int region_" << index << " = " << offset << ";\n";
+    os << typeName(element) << " *" << name << " = reinterpret_cast<"
+       << typeName(element) << " *>(shared_rows + region_" << index
+       << ") + row_in_block * pitch;\n";
+    offset = llvm::formatv("region_{0} + ({1} * pitch + 15) / 16 * 16", index,
+                           schedule.rowsPerBlock * byteWidth(element));
+    names[slot] = name;
+  }
+}
+
+void KernelEmitter::print(SharedScratchOp op) {
+  os << "NORMC_STATIC_SHARED(" << typeName(acc) << ", reduce_scratch, "
+     << schedule.rowsPerBlock * op.getWarps() << ");\n";
+  names[op] = "reduce_scratch";
+}
+
+LogicalResult KernelEmitter::print(ForRowGroupsOp op) {
   os << "for (long long row_group = (long long)blockIdx.x * "
-     << schedule.getRowsPerBlock() << "; row_group < rows;\n"
-     << "     row_group += (long long)gridDim.x * "
-     << schedule.getRowsPerBlock() << ") {\n";
+     << schedule.rowsPerBlock << "; row_group < rows;\n"
+     << "     row_group += (long long)gridDim.x * " << schedule.rowsPerBlock
+     << ") {\n";
   os.indent();
   os << "const long long row = row_group + row_in_block;\n";
   os << "// Threads of a row past the end load zeros and store nothing, but "
         "still\n// take part in the block's barriers.\n";
   os << "const int limit = row < rows ? d : 0;\n";
-  for (auto buffer : kernel.getBody().getOps<BufferOp>()) {
-    if (!isa<RowsType>(buffer.getType()))
+  for (const KernelParam &p : info.params) {
+    if (p.kind != KernelParam::Kind::Rows)
       continue;
-    bool written = llvm::any_of(
-        buffer->getUsers(), [](Operation *u) { return isa<StoreRowOp>(u); });
-    std::string name = buffer.getName().str();
-    os << (written ? "" : "const ")
-       << typeName(getElementType(buffer.getType())) << " *" << name
-       << "_row = " << name << " + (row < rows ? row : 0) * " << name
-       << "_stride;\n";
-    os << "const bool " << name << "_vec = normc_aligned(" << name << "_row, "
-       << width * getElementType(buffer.getType()).getIntOrFloatBitWidth() / 8
-       << ");\n";
+    os << paramType(p) << p.name << "_row = " << p.name
+       << " + (row < rows ? row : 0) * " << p.name << "_stride;\n";
+    os << "const bool " << p.name << "_vec = normc_aligned(" << p.name
+       << "_row, " << width * elementBytes(p) << ");\n";
   }
+  if (failed(emitBlock(op.getBody().front())))
+    return failure();
+  close();
+  return success();
 }
 
-void KernelEmitter::openChunkLoop(StringRef comment) {
-  chunks.clear();
-  os << "// " << comment << "\n";
-  if (storage == RowStorage::registers) {
+LogicalResult KernelEmitter::print(ForChunksOp op) {
+  if (auto unrolled = op.getUnrolled()) {
     os << "#pragma unroll\n";
-    os << "for (int i = 0; i < " << itemsPerThread() << "; ++i) {\n";
+    os << "for (int i = 0; i < " << *unrolled << "; ++i) {\n";
     os.indent();
-    os << "const int c = (i * " << threadsPerRow << " + lane_in_row) * "
-       << width << ";\n";
+    os << "const int c = (i * " << schedule.threadsPerRow
+       << " + lane_in_row) * " << width << ";\n";
   } else {
-    os << "for (int c = lane_in_row * " << width
-       << "; c < d; c += " << threadsPerRow * width << ") {\n";
+    os << "for (int c = lane_in_row * " << width << "; c < d; c += "
+       << schedule.threadsPerRow * width << ") {\n";
     os.indent();
   }
+  if (failed(emitBlock(op.getBody().front())))
+    return failure();
+  close();
+  return success();
 }
 
-void KernelEmitter::closeChunkLoop() {
-  os.unindent();
-  os << "}\n";
-  chunks.clear();
+void KernelEmitter::print(AllocRowOp op) {
+  std::string name = fresh('v');
+  os << "alignas(16) " << typeName(getElementType(op.getType())) << " "
+     << name << "[" << op.getVectors() << "][" << width << "];\n";
+  names[op] = name;
 }
 
-std::string KernelEmitter::loadChunk(Value buffer, Type element,
-                                     StringRef pointer, StringRef limit) {
-  std::string name = fresh("c");
-  os << "alignas(16) " << typeName(element) << " " << name << "[" << width
-     << "];\n";
-  os << "normc_load<" << width << ">(" << name << ", " << pointer << ", c, "
-     << limit << ", " << vecFlag(buffer) << ");\n";
-  return name;
+void KernelEmitter::print(LoadChunkOp op) {
+  std::string name = fresh('c');
+  declareChunk(getElementType(op.getType()), name);
+  Value source = op.getSource();
+  bool row = isa<RowsType>(source.getType());
+  os << "normc_load<" << width << ">(" << name << ", " << bufferName(source)
+     << (row ? "_row" : "") << ", c, " << (row ? "limit" : "d") << ", "
+     << vecFlag(source) << ");\n";
+  names[op] = name;
 }
 
-std::string KernelEmitter::chunk(Value row) {
-  auto cached = chunks.find(row);
-  if (cached != chunks.end())
-    return cached->second;
-  std::string result;
-  Type element = getElementType(row.getType());
-  if (names.count(row)) {
-    result = storage == RowStorage::registers ? names[row] + "[i]"
-                                              : "(" + names[row] + " + c)";
-  } else if (Value buffer = home.lookup(row)) {
-    result = loadChunk(buffer, element, rowPointer(buffer), "limit");
-  } else if (auto load = row.getDefiningOp<LoadRowOp>()) {
-    result = loadChunk(load.getSource(), element, rowPointer(load.getSource()),
-                       "limit");
-  } else if (auto add = row.getDefiningOp<AddRowsOp>()) {
-    std::string lhs = chunk(add.getLhs()), rhs = chunk(add.getRhs());
-    result = fresh("c");
-    os << "alignas(16) " << typeName(element) << " " << result << "[" << width
-       << "];\n";
-    os << "#pragma unroll\n";
-    os << "for (int e = 0; e < " << width << "; ++e)\n";
-    os << "  " << result << "[e] = "
-       << cvt(element, cvt(acc, lhs + "[e]") + " + " + cvt(acc, rhs + "[e]"))
-       << ";\n";
-  } else {
-    auto affine = row.getDefiningOp<AffineRowOp>();
-    std::string input = chunk(affine.getInput());
-    std::string gain, bias;
-    if (Value g = affine.getGain())
-      gain = loadChunk(g, getElementType(g.getType()), bufferName(g), "d");
-    if (Value b = affine.getBias())
-      bias = loadChunk(b, getElementType(b.getType()), bufferName(b), "d");
-    result = fresh("c");
-    os << "alignas(16) " << typeName(element) << " " << result << "[" << width
-       << "];\n";
-    os << "#pragma unroll\n";
-    os << "for (int e = 0; e < " << width << "; ++e) {\n";
-    std::string expr = cvt(acc, input + "[e]");
-    if (Value mean = affine.getMean())
-      expr = "(" + expr + " - " + names[mean] + ")";
-    if (Value rstd = affine.getRstd())
-      expr += " * " + names[rstd];
-    if (!gain.empty()) {
-      double offset = affine.getGainOffset().convertToDouble();
-      std::string g = cvt(acc, gain + "[e]");
-      expr += offset == 0.0 ? " * " + g
-                            : " * (" + literal(acc, offset) + " + " + g + ")";
-    }
-    if (!bias.empty())
-      expr += " + " + cvt(acc, bias + "[e]");
-    os << "  const " << accName << " t = " << expr << ";\n";
-    os << "  " << result << "[e] = " << cvt(element, "t") << ";\n";
-    os << "}\n";
-  }
-  chunks[row] = result;
-  return result;
+void KernelEmitter::print(ReadKeptOp op) {
+  std::string storage = names[op.getSource()];
+  names[op] = op.getSource().getDefiningOp<AllocRowOp>()
+                  ? storage + "[i]"
+                  : "(" + storage + " + c)";
 }
 
-void KernelEmitter::materialize(Value row) {
-  Type element = getElementType(row.getType());
-  std::string name = fresh("v");
-  if (storage == RowStorage::registers) {
-    os << "alignas(16) " << typeName(element) << " " << name << "["
-       << itemsPerThread() << "][" << width << "];\n";
-  } else {
-    os << typeName(element) << " *" << name << " = reinterpret_cast<"
-       << typeName(element) << " *>(shared_rows + region_" << sharedRegions++
-       << ") + row_in_block * pitch;\n";
-  }
-  openChunkLoop(("keep " + name + " in " + stringifyRowStorage(storage)).str());
-  std::string value = chunk(row);
+void KernelEmitter::print(KeepOp op) {
+  std::string storage = names[op.getDest()];
   os << "#pragma unroll\n";
   os << "for (int e = 0; e < " << width << "; ++e)\n";
-  if (storage == RowStorage::registers)
-    os << "  " << name << "[i][e] = " << value << "[e];\n";
+  if (op.getDest().getDefiningOp<AllocRowOp>())
+    os << "  " << storage << "[i][e] = " << names[op.getValue()] << "[e];\n";
   else
-    os << "  " << name << "[c + e] = " << value << "[e];\n";
-  closeChunkLoop();
-  names[row] = name;
+    os << "  " << storage << "[c + e] = " << names[op.getValue()] << "[e];\n";
 }
 
-void KernelEmitter::emitCrossThreadSum(const std::string &value) {
-  int64_t lanes = std::min<int64_t>(threadsPerRow, 32);
-  for (int64_t offset = lanes / 2; offset > 0; offset /= 2)
-    os << value << " += __shfl_xor_sync(0xffffffffu, " << value << ", "
-       << offset << ");\n";
-  if (threadsPerRow <= 32)
-    return;
-  int64_t warps = threadsPerRow / 32;
-  std::string slot = "row_in_block * " + std::to_string(warps);
+FailureOr<std::string> KernelEmitter::emitElementBody(Region &body,
+                                                      ValueRange chunks) {
+  for (auto [arg, chunk] : llvm::zip(body.getArguments(), chunks))
+    names[arg] = names[chunk] + "[e]";
+  for (Operation &inner : body.front().without_terminator())
+    if (failed(printScalar(inner)))
+      return failure();
+  return names[cast<YieldOp>(body.front().getTerminator()).getValue()];
+}
+
+LogicalResult KernelEmitter::print(MapChunkOp op) {
+  std::string name = fresh('c');
+  declareChunk(getElementType(op.getType()), name);
+  openElementLoop();
+  FailureOr<std::string> value = emitElementBody(op.getBody(), op.getInputs());
+  if (failed(value))
+    return failure();
+  os << name << "[e] = " << *value << ";\n";
+  close();
+  names[op] = name;
+  return success();
+}
+
+void KernelEmitter::print(StoreChunkOp op) {
+  Value dest = op.getDest();
+  os << "normc_store<" << width << ">(" << bufferName(dest) << "_row, "
+     << names[op.getValue()] << ", c, limit, " << vecFlag(dest) << ");\n";
+}
+
+void KernelEmitter::print(AccumulatorOp op) {
+  std::string name = fresh('a');
+  Type element = getElementType(op.getType());
+  os << typeName(element) << " " << name << " = " << literal(element, 0.0)
+     << ";\n";
+  if (op.getCompensated()) {
+    carries[op] = name + "_carry";
+    os << typeName(element) << " " << carries[op] << " = "
+       << literal(element, 0.0) << "; // rounding errors of " << name << "\n";
+  }
+  names[op] = name;
+}
+
+LogicalResult KernelEmitter::print(AccumulateOp op) {
+  openElementLoop();
+  os << "if (c + e < " << names[op.getCount()] << ") {\n";
+  os.indent();
+  FailureOr<std::string> term = emitElementBody(op.getBody(), op.getInputs());
+  if (failed(term))
+    return failure();
+  std::string sum = names[op.getAcc()];
+  auto carry = carries.find(op.getAcc());
+  if (carry != carries.end())
+    os << "normc_add_compensated(" << sum << ", " << carry->second << ", "
+       << *term << ");\n";
+  else
+    os << sum << " += " << *term << ";\n";
+  close();
+  close();
+  return success();
+}
+
+void KernelEmitter::print(ReadAccumulatorOp op) {
+  std::string name = fresh('s');
+  std::string sum = names[op.getAcc()];
+  auto carry = carries.find(op.getAcc());
+  os << "const " << typeName(op.getType()) << " " << name << " = "
+     << (carry != carries.end()
+             ? "normc_compensated_total(" + sum + ", " + carry->second + ")"
+             : sum)
+     << ";\n";
+  names[op] = name;
+}
+
+void KernelEmitter::print(WarpSumOp op) {
+  std::string name = fresh('s');
+  os << typeName(op.getType()) << " " << name << " = " << names[op.getValue()]
+     << ";\n";
+  for (int64_t offset = op.getLanes() / 2; offset > 0; offset /= 2)
+    os << name << " += __shfl_xor_sync(0xffffffffu, " << name << ", " << offset
+       << ");\n";
+  names[op] = name;
+}
+
+void KernelEmitter::print(ScratchWriteOp op) {
+  int64_t warps = op.getScratch().getDefiningOp<SharedScratchOp>().getWarps();
   os << "// Across the " << warps << " warps of the row.\n";
   os << "if ((lane_in_row & 31) == 0)\n";
-  os << "  reduce_scratch[" << slot << " + (lane_in_row >> 5)] = " << value
-     << ";\n";
-  os << "__syncthreads();\n";
-  os << value << " = reduce_scratch[" << slot << "];\n";
+  os << "  " << names[op.getScratch()] << "[row_in_block * " << warps
+     << " + (lane_in_row >> 5)] = " << names[op.getValue()] << ";\n";
+}
+
+void KernelEmitter::print(ScratchSumOp op) {
+  int64_t warps = op.getScratch().getDefiningOp<SharedScratchOp>().getWarps();
+  std::string scratch = names[op.getScratch()], name = fresh('s');
+  std::string slot = "row_in_block * " + std::to_string(warps);
+  os << typeName(op.getType()) << " " << name << " = " << scratch << "[" << slot
+     << "];\n";
   os << "#pragma unroll\n";
   os << "for (int w = 1; w < " << warps << "; ++w)\n";
-  os << "  " << value << " += reduce_scratch[" << slot << " + w];\n";
-  os << "__syncthreads(); // reduce_scratch is reused by the next reduction\n";
+  os << "  " << name << " += " << scratch << "[" << slot << " + w];\n";
+  names[op] = name;
 }
 
-void KernelEmitter::emitReduce(ReduceOp op) {
-  std::string name = fresh("s");
-  bool squares = op.getKind() == ReduceKind::sum_squares;
-  os << accName << " " << name << " = " << literal(acc, 0.0) << ";\n";
-  openChunkLoop((squares ? "sum of squares over the first "
-                         : "sum over the "
-                           "first ") +
-                names[op.getCount()] + " features");
-  std::string row = chunk(op.getRow());
-  os << "#pragma unroll\n";
-  os << "for (int e = 0; e < " << width << "; ++e) {\n";
-  os << "  if (c + e < " << names[op.getCount()] << ") {\n";
-  std::string term = cvt(acc, row + "[e]");
-  if (Value center = op.getCenter())
-    term += " - " + names[center];
-  os << "    const " << accName << " t = " << term << ";\n";
-  os << "    " << name << " += " << (squares ? "t * t" : "t") << ";\n";
-  os << "  }\n}\n";
-  closeChunkLoop();
-  emitCrossThreadSum(name);
-  names[op.getResult()] = name;
+void KernelEmitter::print(StoreStatOp op) {
+  os << "if (row < rows && lane_in_row == 0)\n";
+  os << "  " << bufferName(op.getDest()) << "[row] = " << names[op.getValue()]
+     << ";\n";
 }
 
-LogicalResult KernelEmitter::emitScalar(Operation &op) {
+LogicalResult KernelEmitter::printScalar(Operation &op) {
   auto operand = [&](unsigned i) { return names[op.getOperand(i)]; };
   std::string expr;
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
@@ -470,7 +483,7 @@ LogicalResult KernelEmitter::emitScalar(Operation &op) {
   }
   if (expr.empty())
     return op.emitOpError("cannot be emitted as CUDA");
-  std::string name = fresh("s");
+  std::string name = fresh('s');
   os << "const " << typeName(op.getResult(0).getType()) << " " << name << " = "
      << expr << ";\n";
   names[op.getResult(0)] = name;
@@ -478,107 +491,31 @@ LogicalResult KernelEmitter::emitScalar(Operation &op) {
 }
 
 LogicalResult KernelEmitter::emitOp(Operation &op) {
-  if (isa<BufferOp>(op))
-    return success();
-  if (auto store = dyn_cast<StoreRowOp>(op)) {
-    Value dest = store.getDest();
-    openChunkLoop("store " + bufferName(dest));
-    std::string value = chunk(store.getValue());
-    os << "normc_store<" << width << ">(" << rowPointer(dest) << ", " << value
-       << ", c, limit, " << vecFlag(dest) << ");\n";
-    closeChunkLoop();
-    // Re-reading what this thread stored needs no barrier: every pass maps
-    // the same features to the same thread.
-    if (storage == RowStorage::global && !home.count(store.getValue()))
-      home[store.getValue()] = dest;
-    return success();
-  }
-  if (auto stat = dyn_cast<StoreStatOp>(op)) {
-    os << "if (row < rows && lane_in_row == 0)\n";
-    os << "  " << bufferName(stat.getDest())
-       << "[row] = " << names[stat.getValue()] << ";\n";
-    return success();
-  }
-  if (auto reduce = dyn_cast<ReduceOp>(op)) {
-    emitReduce(reduce);
-    return success();
-  }
-  if (isa<LoadRowOp, AddRowsOp, AffineRowOp>(op)) {
-    Value row = op.getResult(0);
-    if (storage == RowStorage::global) {
-      if (auto load = dyn_cast<LoadRowOp>(op))
-        home[row] = load.getSource();
-    } else if (needsRowStorage(row)) {
-      materialize(row);
-    }
-    return success();
-  }
-  return emitScalar(op);
+  return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+      .Case<BufferOp, BarrierOp>([&](Operation *op) {
+        if (isa<BarrierOp>(op))
+          os << "__syncthreads();\n";
+        return success();
+      })
+      .Case<ForRowGroupsOp, ForChunksOp, MapChunkOp, AccumulateOp>(
+          [&](auto op) { return print(op); })
+      .Case<SharedRowsOp, SharedScratchOp, AllocRowOp, LoadChunkOp, ReadKeptOp,
+            KeepOp, StoreChunkOp, AccumulatorOp, ReadAccumulatorOp, WarpSumOp,
+            ScratchWriteOp, ScratchSumOp, StoreStatOp>([&](auto op) {
+        print(op);
+        return success();
+      })
+      .Default([&](Operation *op) { return printScalar(*op); });
 }
 
-LogicalResult KernelEmitter::emit() {
-  for (auto buffer : kernel.getBody().getOps<BufferOp>()) {
-    static const llvm::StringSet<> reserved = {"d",
-                                               "cols",
-                                               "rows",
-                                               "row",
-                                               "row_group",
-                                               "limit",
-                                               "pitch",
-                                               "i",
-                                               "c",
-                                               "e",
-                                               "t",
-                                               "w",
-                                               "lane_in_row",
-                                               "row_in_block",
-                                               "reduce_scratch",
-                                               "shared_rows"};
-    StringRef name = buffer.getName();
-    auto isWordChar = [](char ch) { return llvm::isAlnum(ch) || ch == '_'; };
-    bool identifier = !name.empty() && !llvm::isDigit(name[0]) &&
-                      llvm::all_of(name, isWordChar);
-    // Locals the emitter makes: c0, s1, v2, region_0, NAME_row, NAME_vec.
-    bool generated = (name.size() > 1 && StringRef("csv").contains(name[0]) &&
-                      llvm::all_of(name.drop_front(), llvm::isDigit)) ||
-                     name.starts_with("region_") ||
-                     name.starts_with("normc_") || name.ends_with("_row") ||
-                     name.ends_with("_vec") || name.ends_with("_stride");
-    if (!identifier || reserved.contains(name) || generated)
-      return buffer.emitOpError("name '")
-             << name << "' cannot be a CUDA parameter name";
-  }
-  if (storage == RowStorage::registers && itemsPerThread() > 32)
-    return kernel.emitOpError("row_storage = registers would keep ")
-           << itemsPerThread()
-           << " vectors per thread; use more threads per "
-              "row or another row_storage";
-
-  os << "// kernel " << info.name << ": d = "
-     << (info.cols ? std::to_string(*info.cols) + " (fixed)" : "run-time")
-     << ", accumulate " << shortTypeName(acc) << "\n";
-  os << "//   schedule: " << schedule.getRowsPerBlock() << " row(s) per block, "
-     << threadsPerRow << " threads per row, " << width
-     << "-element vectors, row kept in " << stringifyRowStorage(storage)
-     << "\n";
-  os << "//   launch: blockDim.x = " << info.blockSize
-     << ", any gridDim.x (blocks stride over groups of "
-     << schedule.getRowsPerBlock() << " rows), dynamic shared memory = ";
-  if (info.sharedRowElementBytes.empty())
-    os << "0\n";
-  else
-    os << info.sharedRowElementBytes.size()
-       << " region(s) of rows_per_block * round_up(d, vector_width) elements\n";
-  emitSignature();
-  emitPrologue();
-  for (Operation &op : kernel.getBody().front())
+LogicalResult KernelEmitter::emitBlock(Block &block) {
+  for (Operation &op : block)
     if (failed(emitOp(op)))
       return failure();
-  os.unindent();
-  os << "}\n";
-  os.unindent();
-  os << "}\n\n";
+  return success();
+}
 
+void KernelEmitter::emitCpuEntry() {
   // The CPU device calls kernels through this, with cuLaunchKernel-style
   // arguments: args[i] points at the value of parameter i.
   os << "#ifdef NORMC_CPU\n";
@@ -594,6 +531,29 @@ LogicalResult KernelEmitter::emit() {
       },
       ",\n      ");
   os << ");\n}\n#endif\n";
+}
+
+LogicalResult KernelEmitter::emit() {
+  os << "// kernel " << info.name << ": d = "
+     << (info.cols ? std::to_string(*info.cols) + " (fixed)" : "run-time")
+     << ", accumulate " << shortTypeName(acc) << ", launch order "
+     << info.launchOrder << "\n";
+  os << "//   schedule: " << schedule.str() << "\n";
+  os << "//   launch: blockDim.x = " << info.blockSize
+     << ", any gridDim.x (blocks stride over groups of "
+     << schedule.rowsPerBlock << " rows), dynamic shared memory = ";
+  if (info.sharedRowElementBytes.empty())
+    os << "0\n";
+  else
+    os << info.sharedRowElementBytes.size()
+       << " region(s) of rows_per_block * round_up(d, vector_width) elements\n";
+  emitSignature();
+  emitPrologue();
+  if (failed(emitBlock(kernel.getBody().front())))
+    return failure();
+  close();
+  os << "\n";
+  emitCpuEntry();
   return success();
 }
 

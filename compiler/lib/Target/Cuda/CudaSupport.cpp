@@ -63,6 +63,24 @@ template <typename T> __device__ __forceinline__ T normc_rsqrt(T v) {
   return NORMC_CVT(T, rsqrtf(NORMC_CVT(float, v)));
 }
 
+// Compensated summation (Neumaier): `carry` collects the rounding error of
+// each addition to `sum`, so that a row whose mean is large against its
+// spread sums accurately. A sum that is not finite is returned as it is
+// (its carry is then meaningless: inf - inf).
+template <typename T>
+__device__ __forceinline__ void normc_add_compensated(T &sum, T &carry, T v) {
+  const T t = sum + v;
+  if ((sum >= T(0) ? sum : -sum) >= (v >= T(0) ? v : -v))
+    carry += (sum - t) + v;
+  else
+    carry += (v - t) + sum;
+  sum = t;
+}
+template <typename T>
+__device__ __forceinline__ T normc_compensated_total(T sum, T carry) {
+  return sum - sum == T(0) ? sum + carry : sum;
+}
+
 // Global-memory accesses of N consecutive features starting at feature c,
 // to or from a chunk (a local array, or a row kept in shared memory; both
 // aligned to N * sizeof(T)). With `vec` and a whole chunk below `limit` they

@@ -57,24 +57,19 @@ static LogicalResult verifyElement(function_ref<InFlightDiagnostic()> emitError,
                      << ", got " << element;
 }
 
-#define NORMC_STORAGE_TYPE_VERIFIER(Type)                                      \
-  LogicalResult Type::verify(function_ref<InFlightDiagnostic()> emitError,     \
-                             mlir::Type element) {                             \
-    return verifyElement(emitError, element, false);                           \
+#define NORMC_TYPE_VERIFIER(T, accumulate)                                     \
+  LogicalResult T::verify(function_ref<InFlightDiagnostic()> emitError,        \
+                          Type element) {                                      \
+    return verifyElement(emitError, element, accumulate);                      \
   }
-#define NORMC_ACCUMULATE_TYPE_VERIFIER(Type)                                   \
-  LogicalResult Type::verify(function_ref<InFlightDiagnostic()> emitError,     \
-                             mlir::Type element) {                             \
-    return verifyElement(emitError, element, true);                            \
-  }
-NORMC_STORAGE_TYPE_VERIFIER(RowsType)
-NORMC_STORAGE_TYPE_VERIFIER(FeaturesType)
-NORMC_STORAGE_TYPE_VERIFIER(RowType)
-NORMC_STORAGE_TYPE_VERIFIER(ChunkType)
-NORMC_STORAGE_TYPE_VERIFIER(KeptType)
-NORMC_ACCUMULATE_TYPE_VERIFIER(StatsType)
-NORMC_ACCUMULATE_TYPE_VERIFIER(ScratchType)
-NORMC_ACCUMULATE_TYPE_VERIFIER(AccumulatorType)
+NORMC_TYPE_VERIFIER(RowsType, false)
+NORMC_TYPE_VERIFIER(FeaturesType, false)
+NORMC_TYPE_VERIFIER(RowType, false)
+NORMC_TYPE_VERIFIER(ChunkType, false)
+NORMC_TYPE_VERIFIER(KeptType, false)
+NORMC_TYPE_VERIFIER(StatsType, true)
+NORMC_TYPE_VERIFIER(ScratchType, true)
+NORMC_TYPE_VERIFIER(AccumulatorType, true)
 
 //===----------------------------------------------------------------------===//
 // ScheduleAttr
@@ -126,7 +121,7 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
 }
 
 LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                   const normc::Schedule &schedule) {
+                                   normc::Schedule schedule) {
   std::string why = normc::checkSchedule(schedule);
   if (!why.empty())
     return emitError() << "invalid schedule: " << why;
@@ -282,7 +277,10 @@ static LogicalResult verifyBody(Operation *op, Region &body, TypeRange inputs,
     if (arg.getType() != getElementType(input))
       return op->emitOpError("body argument of type ")
              << arg.getType() << " for an operand of " << input;
-  auto yield = cast<YieldOp>(block.getTerminator());
+  auto yield = dyn_cast_or_null<YieldOp>(
+      block.empty() ? nullptr : &block.back());
+  if (!yield)
+    return op->emitOpError("body must end with sched.yield");
   if (yield.getValue().getType() != yielded)
     return op->emitOpError("body yields ")
            << yield.getValue().getType() << ", expected " << yielded;
@@ -303,12 +301,12 @@ static Type kernelAccumulate(Operation *op) {
 }
 
 static void readFeatureOperands(
-    ValueRange inputs,
+    MutableOperandRange inputs,
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  for (Value input : inputs)
-    if (isa<FeaturesType>(input.getType()))
-      effects.emplace_back(MemoryEffects::Read::get(), input);
+  for (OpOperand &input : inputs)
+    if (isa<FeaturesType>(input.get().getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), &input);
 }
 
 LogicalResult MapOp::verify() {
@@ -319,7 +317,7 @@ LogicalResult MapOp::verify() {
 void MapOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  readFeatureOperands(getInputs(), effects);
+  readFeatureOperands(getInputsMutable(), effects);
 }
 
 LogicalResult ReduceOp::verify() {
@@ -333,7 +331,7 @@ LogicalResult ReduceOp::verify() {
 void ReduceOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  readFeatureOperands(getInputs(), effects);
+  readFeatureOperands(getInputsMutable(), effects);
 }
 
 static LogicalResult verifySameElement(Operation *op, Type value, Type dest) {

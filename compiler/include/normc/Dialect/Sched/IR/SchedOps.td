@@ -98,7 +98,7 @@ def Sched_LoadRowOp : Sched_Op<"load_row", [
 }
 
 def Sched_MapOp : Sched_Op<"map", [
-    SingleBlockImplicitTerminator<"YieldOp">,
+    SingleBlock,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "An elementwise computation over the features of a row";
   let description = [{
@@ -126,7 +126,7 @@ def Sched_MapOp : Sched_Op<"map", [
 }
 
 def Sched_ReduceOp : Sched_Op<"reduce", [
-    SingleBlockImplicitTerminator<"YieldOp">,
+    SingleBlock,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "Sum of a per-feature expression over the first count features";
   let description = [{
@@ -269,7 +269,7 @@ def Sched_ReadKeptOp : Sched_Op<"read_kept", [HasParent<"ForChunksOp">]> {
 }
 
 def Sched_MapChunkOp : Sched_Op<"map_chunk", [Pure, HasParent<"ForChunksOp">,
-    SingleBlockImplicitTerminator<"YieldOp">]> {
+    SingleBlock]> {
   let summary = "sched.map on the features of this thread's chunk";
   let arguments = (ins Variadic<Sched_ChunkType>:$inputs);
   let results = (outs Sched_ChunkType:$result);
@@ -294,7 +294,7 @@ def Sched_AccumulatorOp : Sched_Op<"accumulator", [
 }
 
 def Sched_AccumulateOp : Sched_Op<"accumulate", [HasParent<"ForChunksOp">,
-    SingleBlockImplicitTerminator<"YieldOp">]> {
+    SingleBlock]> {
   let summary = "Adds the terms of this chunk's features below count";
   let arguments = (ins Arg<Sched_AccumulatorType, "", [MemRead, MemWrite]>:$acc,
                        Variadic<Sched_ChunkType>:$inputs, I32:$count);

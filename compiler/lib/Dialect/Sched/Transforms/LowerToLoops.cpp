@@ -1,0 +1,287 @@
+//===- LowerToLoops.cpp - Make a kernel's structure explicit --------------===//
+//
+// A row-level kernel is a straight-line program over whole rows. This pass
+// decides, from the schedule, everything the CUDA emitter would otherwise
+// decide, and writes it into the IR:
+//
+//  - which row values are kept and where (registers, a shared-memory
+//    region, or re-read from global memory);
+//  - one pass over the thread's chunks per kept row, store and reduction,
+//    and, inside each pass, where every row value it needs comes from:
+//    read from storage, loaded from a buffer, or recomputed from its
+//    operands;
+//  - each reduction's per-thread accumulator, warp shuffles, cross-warp
+//    step through static shared memory, and the barriers around it.
+//
+//===----------------------------------------------------------------------===//
+#include "normc/Dialect/Sched/Transforms/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Verifier.h"
+
+namespace normc::sched {
+#define GEN_PASS_DEF_SCHEDLOWERTOLOOPS
+#include "normc/Dialect/Sched/Transforms/Passes.h.inc"
+} // namespace normc::sched
+
+using namespace mlir;
+using namespace normc::sched;
+
+namespace {
+
+/// Row values read by a reduction or more than once are kept between passes.
+bool needsStorage(Value row) {
+  if (!isa<RowType>(row.getType()))
+    return false;
+  unsigned uses = 0;
+  for (Operation *user : row.getUsers()) {
+    if (isa<ReduceOp>(user))
+      return true;
+    ++uses;
+  }
+  return uses > 1;
+}
+
+class KernelLowering {
+public:
+  KernelLowering(KernelOp kernel)
+      : kernel(kernel), schedule(kernel.getScheduleAttr().getValue()),
+        b(kernel.getContext()) {}
+
+  LogicalResult lower();
+
+private:
+  /// Opens a pass over this thread's chunks inside the row-group loop.
+  void openChunkLoop(Location loc);
+  void closeChunkLoop() {
+    b.setInsertionPointAfter(chunkLoop);
+    chunkLoop = nullptr;
+    chunks.clear();
+  }
+  /// This chunk of a row value or per-feature buffer, inside a chunk loop.
+  Value chunk(Value value);
+  void cloneBody(Region &body, Operation *into);
+
+  void keep(Value row);
+  void store(StoreRowOp op);
+  Value reduce(ReduceOp op);
+  Value crossThreadSum(Location loc, Value perThread);
+
+  KernelOp kernel;
+  normc::Schedule schedule;
+  OpBuilder b;
+  IRMapping scalars; // row-level scalars -> their clones in the loop
+
+  Operation *rowLoop = nullptr;
+  ForChunksOp chunkLoop;
+  llvm::DenseMap<Value, Value> chunks; // in the current chunk loop
+
+  llvm::DenseMap<Value, Value> kept;   // row value -> its storage
+  llvm::DenseMap<Value, Value> home;   // row value -> a buffer holding it
+  llvm::DenseMap<Value, Value> sharedSlots; // row value -> its region
+  SharedScratchOp scratch;
+};
+
+} // namespace
+
+void KernelLowering::openChunkLoop(Location loc) {
+  std::optional<int64_t> unrolled;
+  if (*schedule.rowStorage == normc::RowStorage::Registers)
+    unrolled = normc::vectorsPerThread(schedule, *kernel.getCols());
+  chunkLoop = ForChunksOp::create(
+      b, loc, unrolled ? b.getI64IntegerAttr(*unrolled) : IntegerAttr());
+  b.setInsertionPointToStart(&chunkLoop.getBody().emplaceBlock());
+  chunks.clear();
+}
+
+void KernelLowering::cloneBody(Region &body, Operation *into) {
+  Block &from = body.front();
+  Block &to = into->getRegion(0).front();
+  IRMapping map = scalars;
+  for (auto [a, bArg] : llvm::zip(from.getArguments(), to.getArguments()))
+    map.map(a, bArg);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(&to);
+  for (Operation &op : from)
+    b.clone(op, map);
+}
+
+Value KernelLowering::chunk(Value value) {
+  auto cached = chunks.find(value);
+  if (cached != chunks.end())
+    return cached->second;
+  Location loc = value.getLoc();
+  Type element = getElementType(value.getType());
+  auto chunkType = ChunkType::get(b.getContext(), element);
+  Value result;
+  if (Value storage = kept.lookup(value)) {
+    result = ReadKeptOp::create(b, loc, chunkType, storage);
+  } else if (Value buffer = home.lookup(value)) {
+    result = LoadChunkOp::create(b, loc, chunkType, buffer);
+  } else if (isa<FeaturesType>(value.getType())) {
+    result = LoadChunkOp::create(b, loc, chunkType, value);
+  } else if (auto load = value.getDefiningOp<LoadRowOp>()) {
+    result = LoadChunkOp::create(b, loc, chunkType, load.getSource());
+  } else {
+    auto map = value.getDefiningOp<MapOp>();
+    SmallVector<Value> inputs;
+    for (Value input : map.getInputs())
+      inputs.push_back(chunk(input));
+    auto mapped = MapChunkOp::create(b, loc, chunkType, inputs);
+    Block &body = mapped.getBody().emplaceBlock();
+    for (Value input : inputs)
+      body.addArgument(getElementType(input.getType()), loc);
+    cloneBody(map.getBody(), mapped);
+    result = mapped;
+  }
+  chunks[value] = result;
+  return result;
+}
+
+void KernelLowering::keep(Value row) {
+  Location loc = row.getLoc();
+  Type element = getElementType(row.getType());
+  Value storage;
+  if (*schedule.rowStorage == normc::RowStorage::Registers) {
+    storage = AllocRowOp::create(
+        b, loc, KeptType::get(b.getContext(), element),
+        b.getI64IntegerAttr(normc::vectorsPerThread(schedule, *kernel.getCols())));
+  } else {
+    storage = sharedSlots.lookup(row);
+  }
+  openChunkLoop(loc);
+  Value value = chunk(row);
+  KeepOp::create(b, loc, value, storage);
+  closeChunkLoop();
+  kept[row] = storage;
+}
+
+void KernelLowering::store(StoreRowOp op) {
+  openChunkLoop(op.getLoc());
+  StoreChunkOp::create(b, op.getLoc(), chunk(op.getValue()), op.getDest());
+  closeChunkLoop();
+  // Re-reading what this thread stored needs no barrier: every pass maps the
+  // same features to the same thread.
+  if (*schedule.rowStorage == normc::RowStorage::Global &&
+      !home.count(op.getValue()))
+    home[op.getValue()] = op.getDest();
+}
+
+Value KernelLowering::reduce(ReduceOp op) {
+  Location loc = op.getLoc();
+  Type acc = op.getType();
+  auto accumulator = AccumulatorOp::create(
+      b, loc, AccumulatorType::get(b.getContext(), acc),
+      /*compensated=*/acc.isF32());
+  openChunkLoop(loc);
+  SmallVector<Value> inputs;
+  for (Value input : op.getInputs())
+    inputs.push_back(chunk(input));
+  auto add = AccumulateOp::create(b, loc, accumulator, inputs,
+                                  scalars.lookup(op.getCount()));
+  Block &body = add.getBody().emplaceBlock();
+  for (Value input : inputs)
+    body.addArgument(getElementType(input.getType()), loc);
+  cloneBody(op.getBody(), add);
+  closeChunkLoop();
+  Value total = ReadAccumulatorOp::create(b, loc, acc, accumulator);
+  return crossThreadSum(loc, total);
+}
+
+Value KernelLowering::crossThreadSum(Location loc, Value value) {
+  int64_t threads = schedule.threadsPerRow;
+  if (threads > 1)
+    value = WarpSumOp::create(b, loc, value.getType(), value,
+                              b.getI64IntegerAttr(std::min<int64_t>(threads, 32)));
+  if (threads <= 32)
+    return value;
+  if (!scratch) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(rowLoop);
+    scratch = SharedScratchOp::create(
+        b, loc, ScratchType::get(b.getContext(), value.getType()),
+        b.getI64IntegerAttr(threads / 32));
+  }
+  ScratchWriteOp::create(b, loc, value, scratch);
+  BarrierOp::create(b, loc);
+  value = ScratchSumOp::create(b, loc, value.getType(), scratch);
+  // The scratch is reused by the next reduction.
+  BarrierOp::create(b, loc);
+  return value;
+}
+
+LogicalResult KernelLowering::lower() {
+  Block &body = kernel.getBody().front();
+  SmallVector<Operation *> program;
+  for (Operation &op : body)
+    if (!isa<BufferOp>(op))
+      program.push_back(&op);
+
+  b.setInsertionPointToEnd(&body);
+  bool global = *schedule.rowStorage == normc::RowStorage::Global;
+  // The shared-memory layout: a region per row value kept there.
+  if (*schedule.rowStorage == normc::RowStorage::Shared) {
+    SmallVector<Value> rows;
+    SmallVector<Type> types;
+    for (Operation *op : program)
+      if (isa<LoadRowOp, MapOp>(op) && needsStorage(op->getResult(0))) {
+        rows.push_back(op->getResult(0));
+        types.push_back(KeptType::get(
+            b.getContext(), getElementType(op->getResult(0).getType())));
+      }
+    if (!rows.empty()) {
+      auto layout = SharedRowsOp::create(b, kernel.getLoc(), types);
+      for (auto [row, slot] : llvm::zip(rows, layout.getResults()))
+        sharedSlots[row] = slot;
+    }
+  }
+  auto loop = ForRowGroupsOp::create(b, kernel.getLoc());
+  rowLoop = loop;
+  b.setInsertionPointToStart(&loop.getBody().emplaceBlock());
+
+  for (Operation *op : program) {
+    if (auto load = dyn_cast<LoadRowOp>(op)) {
+      if (global)
+        home[load] = load.getSource();
+      else if (needsStorage(load))
+        keep(load);
+    } else if (auto map = dyn_cast<MapOp>(op)) {
+      if (!global && needsStorage(map))
+        keep(map);
+    } else if (auto storeRow = dyn_cast<StoreRowOp>(op)) {
+      store(storeRow);
+    } else if (auto red = dyn_cast<ReduceOp>(op)) {
+      scalars.map(red.getResult(), reduce(red));
+    } else if (auto stat = dyn_cast<StoreStatOp>(op)) {
+      b.clone(*stat, scalars);
+    } else if (op->getNumRegions() == 0) {
+      b.clone(*op, scalars); // per-row scalar arithmetic
+    } else {
+      return op->emitOpError("cannot be lowered to loops");
+    }
+  }
+
+  for (Operation *op : llvm::reverse(program)) {
+    op->dropAllUses();
+    op->erase();
+  }
+  return success();
+}
+
+namespace {
+struct SchedLowerToLoops
+    : public normc::sched::impl::SchedLowerToLoopsBase<SchedLowerToLoops> {
+  void runOnOperation() override {
+    for (KernelOp kernel : getOperation().getOps<KernelOp>()) {
+      if (kernel.isLowered())
+        continue;
+      if (!kernel.getScheduleAttr()) {
+        kernel.emitOpError("has no schedule; run sched-assign-schedule");
+        return signalPassFailure();
+      }
+      if (failed(KernelLowering(kernel).lower()) || failed(verify(kernel)))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,22 @@
+//===- BuildPack.h - Compile every schedule candidate into a pack ---------===//
+#ifndef NORMC_RUNTIME_BUILDPACK_H
+#define NORMC_RUNTIME_BUILDPACK_H
+
+#include "normc/Dsl/Spec.h"
+#include "normc/Runtime/Pack.h"
+
+#include <optional>
+#include <string>
+
+namespace normc {
+
+/// The kernel of every schedule candidate (scheduleCandidates), for a
+/// kernel pack; the spec is lowered once. Candidates the compiler rejects
+/// are left out and their errors appended to `errors`; nullopt when none is
+/// left.
+std::optional<Pack> buildPack(const dsl::Spec &spec,
+                              std::optional<int64_t> cols, std::string &errors);
+
+} // namespace normc
+
+#endif // NORMC_RUNTIME_BUILDPACK_H
