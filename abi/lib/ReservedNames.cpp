@@ -28,8 +28,10 @@ const char *const kReserved[] = {
     "floor", "sqrt", "sqrtf", "rsqrt", "rsqrtf", "half", "nv_bfloat16",
     "uint2", "uint4", "float2", "float4", "int2", "int4", "dim3", "printf",
     "malloc", "free", "memcpy", "memset", "assert", "abs", "fabs", "fabsf",
-    "isnan", "isinf", "exp", "expf", "log", "logf", "fma", "fmaf",
-    // Locals and parameters of every emitted kernel.
+    "isnan", "isinf", "exp", "expf", "log", "logf", "fma", "fmaf"};
+
+/// Locals and parameters of every emitted kernel.
+const char *const kLocals[] = {
     "d", "cols", "rows", "row", "row_group", "limit", "pitch", "i", "c", "e",
     "t", "w", "lane_in_row", "row_in_block", "reduce_scratch", "shared_rows"};
 
@@ -58,7 +60,7 @@ bool normc::isCIdentifier(std::string_view name) {
          std::all_of(name.begin(), name.end(), word);
 }
 
-std::string normc::checkEmittedName(std::string_view name) {
+std::string normc::checkEmittedName(std::string_view name, EmittedName kind) {
   if (!isCIdentifier(name))
     return "must be a C identifier ([A-Za-z_][A-Za-z0-9_]*)";
   for (const char *word : kReserved)
@@ -68,6 +70,11 @@ std::string normc::checkEmittedName(std::string_view name) {
       startsWith(name, "NORMC_") ||
       (name.size() > 1 && name[0] == '_' && std::isupper(name[1])))
     return "is reserved (names starting with __, _X, normc_ or NORMC_)";
+  if (kind == EmittedName::Kernel)
+    return "";
+  for (const char *word : kLocals)
+    if (name == word)
+      return "is a local of every emitted kernel";
   // Locals the emitter makes: c0, s1, v2, a3, region_0, NAME_row, NAME_vec,
   // NAME_stride.
   if ((name.size() > 1 && std::string_view("csva").find(name[0]) !=

@@ -145,11 +145,11 @@ private:
       return error(locOf(n), "'name' must be a C identifier "
                              "([A-Za-z_][A-Za-z0-9_]*), got " +
                                  spelling(n));
-    if (!checkEmittedName(name).empty())
+    if (!normc::checkEmittedName(name, normc::EmittedName::Kernel).empty())
       return error(locOf(n), "'name' becomes the kernel's symbol and cannot "
                              "be a C++ keyword or a reserved name, got " +
                                  spelling(n) + ": it " +
-                                 checkEmittedName(name));
+                                 normc::checkEmittedName(name, normc::EmittedName::Kernel));
     if (name.size() > kMaxNameLength)
       return error(locOf(n),
                    "'name' must be at most " + std::to_string(kMaxNameLength) +

@@ -8,15 +8,29 @@
 // CHECK-DAG:     %[[Y:.*]] = sched.buffer "y" : !sched.rows<f32>
 // CHECK:         %[[ROW:.*]] = sched.load_row %[[X]]
 // CHECK:         %[[K:.*]] = sched.feature_count fraction 1.000000e+00
-// CHECK:         %[[SUM:.*]] = sched.reduce sum %[[ROW]], %[[K]]
+// CHECK:         %[[SUM:.*]] = sched.reduce %[[ROW]] count %[[K]] : (!sched.row<f32>) -> f32 {
+// CHECK-NEXT:    ^bb0(%[[V:.*]]: f32):
+// CHECK-NEXT:      sched.yield %[[V]] : f32
 // CHECK:         %[[KF:.*]] = arith.sitofp %[[K]] : i32 to f32
 // CHECK:         %[[MU:.*]] = arith.divf %[[SUM]], %[[KF]] : f32
-// CHECK:         %[[SQ:.*]] = sched.reduce sum_squares %[[ROW]], %[[K]] center %[[MU]]
+// The centered second moment is a reduction of (h - mu)^2.
+// CHECK:         %[[SQ:.*]] = sched.reduce %[[ROW]] count %[[K]] : (!sched.row<f32>) -> f32 {
+// CHECK-NEXT:    ^bb0(%[[V:.*]]: f32):
+// CHECK-NEXT:      %[[D:.*]] = arith.subf %[[V]], %[[MU]] : f32
+// CHECK-NEXT:      %[[D2:.*]] = arith.mulf %[[D]], %[[D]] : f32
+// CHECK-NEXT:      sched.yield %[[D2]] : f32
 // CHECK:         %[[VAR:.*]] = arith.divf %[[SQ]], %{{.*}} : f32
 // CHECK:         %[[EPS:.*]] = arith.constant 9.99999974E-6 : f32
 // CHECK:         %[[T:.*]] = arith.addf %[[VAR]], %[[EPS]] : f32
 // CHECK:         %[[R:.*]] = math.rsqrt %[[T]] : f32
-// CHECK:         %[[OUT:.*]] = sched.affine_row %[[ROW]] mean %[[MU]] rstd %[[R]] gain %[[G]] bias %[[B]]
+// The affine output is a map over x, gamma and beta: ((h - mu) * r) * g + b.
+// CHECK:         %[[OUT:.*]] = sched.map %[[ROW]], %[[G]], %[[B]] : (!sched.row<f32>, !sched.features<f32>, !sched.features<f32>) -> !sched.row<f32> {
+// CHECK-NEXT:    ^bb0(%[[H:.*]]: f32, %[[GV:.*]]: f32, %[[BV:.*]]: f32):
+// CHECK-NEXT:      %[[C:.*]] = arith.subf %[[H]], %[[MU]] : f32
+// CHECK-NEXT:      %[[N:.*]] = arith.mulf %[[C]], %[[R]] : f32
+// CHECK-NEXT:      %[[NG:.*]] = arith.mulf %[[N]], %[[GV]] : f32
+// CHECK-NEXT:      %[[YV:.*]] = arith.addf %[[NG]], %[[BV]] : f32
+// CHECK-NEXT:      sched.yield %[[YV]] : f32
 // CHECK:         sched.store_row %[[OUT]], %[[Y]]
 // CHECK-NOT:     norm.
 norm.spec @layernorm {
@@ -37,8 +51,15 @@ norm.spec @layernorm {
 // CHECK-LABEL: sched.kernel @partial accumulate(f64) {
 // CHECK:         %[[RES:.*]] = sched.buffer "residual_out" : !sched.rows<f32>
 // CHECK:         %[[RSTD:.*]] = sched.buffer "rstd" : !sched.stats<f32>
-// CHECK:         %[[H:.*]] = sched.add_rows
-// CHECK-NEXT:    sched.store_row %[[H]], %[[RES]]
+// The residual add rounds the f64 sum to the storage type.
+// CHECK:         %[[H:.*]] = sched.map %{{.*}}, %{{.*}} : (!sched.row<f32>, !sched.row<f32>) -> !sched.row<f32> {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32):
+// CHECK-NEXT:      %[[A64:.*]] = arith.extf %[[A]] : f32 to f64
+// CHECK-NEXT:      %[[B64:.*]] = arith.extf %[[B]] : f32 to f64
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[A64]], %[[B64]] : f64
+// CHECK-NEXT:      %[[S32:.*]] = arith.truncf %[[S]] : f64 to f32
+// CHECK-NEXT:      sched.yield %[[S32]] : f32
+// CHECK:         sched.store_row %[[H]], %[[RES]]
 // CHECK:         %[[K:.*]] = sched.feature_count fraction 6.250000e-02
 // CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK:         %[[KM1:.*]] = arith.subi %[[K]], %[[ONE]] : i32
@@ -76,4 +97,26 @@ norm.spec @center_only {
   %one = norm.fill %x value 1.0 : tensor<?x?xf32> -> tensor<?xf32>
   norm.output "y", %y : tensor<?x?xf32>
   norm.output "rstd", %one : tensor<?xf32>
+}
+
+// -----
+
+// Gemma: the gain offset is added to gamma inside the map; f16 storage with
+// bf16 accumulation converts through f32.
+// CHECK-LABEL: sched.kernel @gemma cols(8) accumulate(bf16) {
+// CHECK:         sched.map %{{.*}}, %{{.*}} : (!sched.row<f16>, !sched.features<f16>) -> !sched.row<f16> {
+// CHECK-NEXT:    ^bb0(%[[H:.*]]: f16, %[[G:.*]]: f16):
+// CHECK-NEXT:      %[[H32:.*]] = arith.extf %[[H]] : f16 to f32
+// CHECK-NEXT:      %[[HB:.*]] = arith.truncf %[[H32]] : f32 to bf16
+// CHECK-NEXT:      %[[N:.*]] = arith.mulf %[[HB]], %{{.*}} : bf16
+// CHECK:           %[[ONE:.*]] = arith.constant 1.000000e+00 : bf16
+// CHECK-NEXT:      %[[GAIN:.*]] = arith.addf %[[ONE]], %{{.*}} : bf16
+// CHECK-NEXT:      arith.mulf %[[N]], %[[GAIN]] : bf16
+norm.spec @gemma {
+  %x = norm.input "x" : tensor<?x8xf16>
+  %g = norm.param "gamma" : tensor<8xf16>
+  %s = norm.moment %x fraction 1.0 variance biased : tensor<?x8xf16> -> tensor<?xbf16>
+  %r = norm.rstd %s epsilon 1.0e-6 placement inside_sqrt : tensor<?xbf16>
+  %y = norm.normalize %x rstd %r gain %g {gain_offset = 1.0 : f64} : (tensor<?x8xf16>, tensor<?xbf16>, tensor<8xf16>) -> tensor<?x8xf16>
+  norm.output "y", %y : tensor<?x8xf16>
 }

@@ -24,7 +24,7 @@
 // GLOBAL: normc_load<4>({{c[0-9]+}}, residual_out_row, c, limit, residual_out_vec);
 // GLOBAL: // store y
 // GLOBAL: normc_load<4>({{c[0-9]+}}, residual_out_row, c, limit, residual_out_vec);
-sched.kernel @fused accumulate(f32) schedule(#sched.schedule<rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
+sched.kernel @fused accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
   %x = sched.buffer "x" : !sched.rows<f32>
   %res = sched.buffer "residual" : !sched.rows<f32>
   %y = sched.buffer "y" : !sched.rows<f32>

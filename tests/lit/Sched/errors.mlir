@@ -1,60 +1,110 @@
 // RUN: normc-opt %s --split-input-file --verify-diagnostics
 
-// expected-error @+1 {{threads_per_row must be a power of two in [1, 1024], got 96}}
-sched.kernel @threads accumulate(f32) schedule(#sched.schedule<rows_per_block = 1, threads_per_row = 96, vector_width = 4, row_storage = global>) {
+// expected-error @+1 {{invalid schedule: threads_per_row must be a power of two in [1, 1024], got 96}}
+sched.kernel @threads accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 96, vector_width = 4, row_storage = global>) {
 }
 
 // -----
 
-// expected-error @+1 {{a block must hold whole warps, got 16 threads}}
-sched.kernel @partial_warp accumulate(f32) schedule(#sched.schedule<rows_per_block = 1, threads_per_row = 16, vector_width = 4, row_storage = global>) {
+// expected-error @+1 {{invalid schedule: a block must hold whole warps, got 16 threads}}
+sched.kernel @partial_warp accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 16, vector_width = 4, row_storage = global>) {
 }
 
 // -----
 
 // expected-error @+1 {{rows_per_block * threads_per_row must be in [1, 1024], got 8 * 256}}
-sched.kernel @big_block accumulate(f32) schedule(#sched.schedule<rows_per_block = 8, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+sched.kernel @big_block accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 8, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+}
+
+// -----
+
+// expected-error @+1 {{rows_per_block * threads_per_row must be in [1, 1024], got 4611686018427387904 * 1024}}
+sched.kernel @overflow accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 4611686018427387904, threads_per_row = 1024, vector_width = 4, row_storage = global>) {
+}
+
+// -----
+
+// expected-error @+1 {{malformed schedule; expected <row_group, rows_per_block = N, threads_per_row = N, vector_width = N, row_storage = registers|shared|global>}}
+sched.kernel @strategy accumulate(f32) schedule(#sched.schedule<clusters, rows_per_block = 1, threads_per_row = 32, vector_width = 4, row_storage = global>) {
+}
+
+// -----
+
+// expected-error @+1 {{malformed schedule}}
+sched.kernel @missing_field accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 32, row_storage = global>) {
 }
 
 // -----
 
 // expected-error @+1 {{row_storage = registers needs cols fixed at compile time}}
-sched.kernel @registers_dynamic accumulate(f32) schedule(#sched.schedule<rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = registers>) {
+sched.kernel @registers_dynamic accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = registers>) {
 }
 
 // -----
 
-// expected-error @+1 {{vector_width 8 exceeds 128 bits for buffer 'x' of 'f32'}}
-sched.kernel @wide accumulate(f32) schedule(#sched.schedule<rows_per_block = 1, threads_per_row = 256, vector_width = 8, row_storage = global>) {
+// expected-error @+1 {{row_storage = registers would keep 256 vectors per thread (at most 32); use more threads per row or another row_storage}}
+sched.kernel @too_wide_for_registers cols(65536) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = registers>) {
   %x = sched.buffer "x" : !sched.rows<f32>
 }
 
 // -----
 
-sched.kernel @store_type accumulate(f32) {
-  %x = sched.buffer "x" : !sched.rows<f32>
-  %y = sched.buffer "y" : !sched.rows<bf16>
-  %row = sched.load_row %x : !sched.rows<f32>
-  // expected-error @+1 {{row of 'f32' cannot be stored into a buffer of 'bf16'}}
-  sched.store_row %row, %y : !sched.row<f32>, !sched.rows<bf16>
+// expected-error @+1 {{row_storage = registers would keep 32 registers a thread, more than the 24 a block of 1024 threads leaves; use another row_storage}}
+sched.kernel @spills cols(65536) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 1024, vector_width = 8, row_storage = registers>) {
+  %x = sched.buffer "x" : !sched.rows<bf16>
 }
 
 // -----
 
-sched.kernel @center_on_sum accumulate(f32) {
+// expected-error @+1 {{vector_width 8 exceeds 128 bits for 32-bit elements}}
+sched.kernel @wide accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 8, row_storage = global>) {
   %x = sched.buffer "x" : !sched.rows<f32>
-  %row = sched.load_row %x : !sched.rows<f32>
-  %k = sched.feature_count fraction 1.0
-  %c = arith.constant 0.0 : f32
-  // expected-error @+1 {{only sum_squares takes a center}}
-  %s = sched.reduce sum %row, %k center %c : f32 : !sched.row<f32> -> f32
 }
 
 // -----
 
-sched.kernel @zero_fraction accumulate(f32) {
-  // expected-error @+1 {{fraction must be in (0, 1], got 0}}
-  %k = sched.feature_count fraction 0.0
+// expected-error @+1 {{cols must be in [1, 16777216], got 0}}
+sched.kernel @no_cols cols(0) accumulate(f32) {
+}
+
+// -----
+
+// A symbol from hand-written IR must not carry code into the CUDA source.
+// expected-error @+1 {{symbol 'k(){} #include "/etc/passwd" //' must be a C identifier}}
+sched.kernel @"k(){} #include \"/etc/passwd\" //" accumulate(f32) {
+}
+
+// -----
+
+// expected-error @+1 {{symbol 'sqrtf' is a C++ keyword or a name the emitted CUDA uses}}
+sched.kernel @sqrtf accumulate(f32) {
+}
+
+// -----
+
+// expected-error @+1 {{symbol 'normc_load' is reserved}}
+sched.kernel @normc_load accumulate(f32) {
+}
+
+// -----
+
+sched.kernel @buffer_names accumulate(f32) {
+  // expected-error @+1 {{name 'x[0]' must be a C identifier}}
+  %x = sched.buffer "x[0]" : !sched.rows<f32>
+}
+
+// -----
+
+sched.kernel @local_names accumulate(f32) {
+  // expected-error @+1 {{name 'lane_in_row' is a local of every emitted kernel}}
+  %x = sched.buffer "lane_in_row" : !sched.rows<f32>
+}
+
+// -----
+
+sched.kernel @generated_names accumulate(f32) {
+  // expected-error @+1 {{name 'c12' has the form of a name the emitter generates}}
+  %x = sched.buffer "c12" : !sched.rows<f32>
 }
 
 // -----
@@ -67,9 +117,180 @@ sched.kernel @duplicate accumulate(f32) {
 
 // -----
 
+sched.kernel @element_type accumulate(f32) {
+  // expected-error @+1 {{element type must be f32, f16 or bf16, got 'i8'}}
+  %x = sched.buffer "x" : !sched.rows<i8>
+}
+
+// -----
+
+sched.kernel @store_type accumulate(f32) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  %y = sched.buffer "y" : !sched.rows<bf16>
+  %row = sched.load_row %x : !sched.rows<f32>
+  // expected-error @+1 {{value of 'f32' cannot be stored into 'bf16'}}
+  sched.store_row %row, %y : !sched.row<f32>, !sched.rows<bf16>
+}
+
+// -----
+
+sched.kernel @reduce_type accumulate(f32) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  %row = sched.load_row %x : !sched.rows<f32>
+  %k = sched.feature_count fraction 1.0
+  // expected-error @+1 {{sums in 'f64', but the kernel accumulates in 'f32'}}
+  %s = sched.reduce %row count %k : (!sched.row<f32>) -> f64 {
+  ^bb0(%h: f32):
+    %e = arith.extf %h : f32 to f64
+    sched.yield %e : f64
+  }
+}
+
+// -----
+
+sched.kernel @arithmetic_type accumulate(f32) {
+  %x = sched.buffer "x" : !sched.rows<bf16>
+  %y = sched.buffer "y" : !sched.rows<bf16>
+  %row = sched.load_row %x : !sched.rows<bf16>
+  %out = sched.map %row : (!sched.row<bf16>) -> !sched.row<bf16> {
+  ^bb0(%h: bf16):
+    // expected-error @+1 {{computes in 'bf16', but the kernel accumulates in 'f32'}}
+    %p = arith.mulf %h, %h : bf16
+    sched.yield %p : bf16
+  }
+  sched.store_row %out, %y : !sched.row<bf16>, !sched.rows<bf16>
+}
+
+// -----
+
+sched.kernel @body_arguments accumulate(f32) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  %row = sched.load_row %x : !sched.rows<f32>
+  // expected-error @+1 {{body argument of type 'f16' for an operand of '!sched.row<f32>'}}
+  %out = sched.map %row : (!sched.row<f32>) -> !sched.row<f32> {
+  ^bb0(%h: f16):
+    %e = arith.extf %h : f16 to f32
+    sched.yield %e : f32
+  }
+}
+
+// -----
+
+sched.kernel @body_yield accumulate(f32) {
+  %x = sched.buffer "x" : !sched.rows<bf16>
+  %row = sched.load_row %x : !sched.rows<bf16>
+  // expected-error @+1 {{body yields 'f32', expected 'bf16'}}
+  %out = sched.map %row : (!sched.row<bf16>) -> !sched.row<bf16> {
+  ^bb0(%h: bf16):
+    %e = arith.extf %h : bf16 to f32
+    sched.yield %e : f32
+  }
+}
+
+// -----
+
+sched.kernel @not_emittable accumulate(f32) {
+  %a = arith.constant 2.0 : f32
+  // expected-error @+1 {{'math.exp' op cannot be emitted as CUDA}}
+  %b = math.exp %a : f32
+}
+
+// -----
+
+sched.kernel @not_finite accumulate(f32) {
+  // expected-error @+1 {{constant must be finite, got INF}}
+  %a = arith.constant 0x7F800000 : f32
+}
+
+// -----
+
+sched.kernel @zero_fraction accumulate(f32) {
+  // expected-error @+1 {{fraction must be in (0, 1], got 0}}
+  %k = sched.feature_count fraction 0.0
+}
+
+// -----
+
 sched.kernel @stat_type accumulate(f64) {
   %st = sched.buffer "rstd" : !sched.stats<f32>
   %c = arith.constant 1.0 : f64
   // expected-error @+1 {{value of type 'f64' cannot be stored into stats of 'f32'}}
   sched.store_stat %c, %st : f64, !sched.stats<f32>
+}
+
+// -----
+
+// Kernel level: what the emitter cannot print or the GPU cannot run.
+
+sched.kernel @mixed_levels cols(64) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 4, threads_per_row = 32, vector_width = 4, row_storage = global>) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  sched.for_row_groups {
+  }
+  // expected-error @+1 {{is a row-level op in a kernel already lowered to loops}}
+  %row = sched.load_row %x : !sched.rows<f32>
+}
+
+// -----
+
+// expected-error @+1 {{needs 262272 bytes of shared memory at d = 65536, more than a block can have (232448)}}
+sched.kernel @shared_limit cols(65536) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 1024, vector_width = 4, row_storage = shared>) {
+  %slots:1 = sched.shared_rows : !sched.kept<f32>
+  %scratch = sched.shared_scratch warps(32) : !sched.scratch<f32>
+  sched.for_row_groups {
+  }
+}
+
+// -----
+
+sched.kernel @warp_lanes cols(64) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 8, threads_per_row = 16, vector_width = 4, row_storage = global>) {
+  sched.for_row_groups {
+    %c = arith.constant 1.0 : f32
+    // expected-error @+1 {{sums 32 lanes, but a row has only 16 threads}}
+    %s = sched.warp_sum %c lanes(32) : f32
+  }
+}
+
+// -----
+
+sched.kernel @scratch_warps cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+  %scratch = sched.shared_scratch warps(4) : !sched.scratch<f32>
+  sched.for_row_groups {
+    %c = arith.constant 1.0 : f32
+    // expected-error @+1 {{the scratch has 4 warps a row, but a row has 256 threads}}
+    sched.scratch_write %c, %scratch : f32, !sched.scratch<f32>
+  }
+}
+
+// -----
+
+sched.kernel @unrolled_count cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = registers>) {
+  sched.for_row_groups {
+    // expected-error @+1 {{unrolled(2) must cover the row: 4 chunks a thread}}
+    sched.for_chunks unrolled(2) {
+    }
+  }
+}
+
+// -----
+
+sched.kernel @registers_need_unrolled cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = registers>) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  sched.for_row_groups {
+    %v = sched.alloc_row vectors(4) : !sched.kept<f32>
+    sched.for_chunks {
+      %c = sched.load_chunk %x : !sched.rows<f32> -> !sched.chunk<f32>
+      // expected-error @+1 {{register-kept rows are only accessed in sched.for_chunks unrolled(4)}}
+      sched.keep %c, %v : !sched.chunk<f32>, !sched.kept<f32>
+    }
+  }
+}
+
+// -----
+
+sched.kernel @chunk_outside_loop cols(64) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 4, threads_per_row = 32, vector_width = 4, row_storage = global>) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  sched.for_row_groups {
+    // expected-error @+1 {{expects parent op 'sched.for_chunks'}}
+    %c = sched.load_chunk %x : !sched.rows<f32> -> !sched.chunk<f32>
+  }
 }

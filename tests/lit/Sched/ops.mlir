@@ -1,39 +1,124 @@
-// RUN: normc-opt %s | normc-opt | FileCheck %s
-// RUN: normc-opt %s --mlir-print-op-generic | normc-opt | FileCheck %s
+// RUN: normc-opt %s --split-input-file | normc-opt --split-input-file | FileCheck %s
+// RUN: normc-opt %s --split-input-file --mlir-print-op-generic | normc-opt --split-input-file | FileCheck %s
 
-// CHECK-LABEL: sched.kernel @rms cols(4096) accumulate(f32) schedule(#sched.schedule<rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>)
+// Row level: generic maps and reductions over rows and per-feature buffers.
+// CHECK-LABEL: sched.kernel @rms cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>)
 // CHECK:         %[[X:.*]] = sched.buffer "x" : !sched.rows<bf16>
 // CHECK:         %[[G:.*]] = sched.buffer "gamma" : !sched.features<bf16>
 // CHECK:         %[[S:.*]] = sched.buffer "rstd" : !sched.stats<f32>
 // CHECK:         %[[ROW:.*]] = sched.load_row %[[X]] : !sched.rows<bf16>
 // CHECK:         %[[K:.*]] = sched.feature_count fraction 5.000000e-01
-// CHECK:         %[[SUM:.*]] = sched.reduce sum %[[ROW]], %[[K]] : !sched.row<bf16> -> f32
-// CHECK:         sched.reduce sum_squares %[[ROW]], %[[K]] center %[[SUM]] : f32 : !sched.row<bf16> -> f32
-// CHECK:         %[[Y:.*]] = sched.affine_row %[[ROW]] mean %[[SUM]] rstd %{{.*}} gain %[[G]] {gain_offset = 1.000000e+00 : f64}
+// CHECK:         %[[SUM:.*]] = sched.reduce %[[ROW]] count %[[K]] : (!sched.row<bf16>) -> f32 {
+// CHECK:         %[[DOT:.*]] = sched.reduce %[[ROW]], %[[G]] count %[[K]] : (!sched.row<bf16>, !sched.features<bf16>) -> f32 {
+// CHECK:         %[[Y:.*]] = sched.map %[[ROW]], %[[G]] : (!sched.row<bf16>, !sched.features<bf16>) -> !sched.row<bf16> {
 // CHECK:         sched.store_row %[[Y]], %[[X]] : !sched.row<bf16>, !sched.rows<bf16>
-// CHECK:         sched.store_stat %{{.*}}, %[[S]] : f32, !sched.stats<f32>
-sched.kernel @rms cols(4096) accumulate(f32) schedule(#sched.schedule<rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>) {
+// CHECK:         sched.store_stat %[[DOT]], %[[S]] : f32, !sched.stats<f32>
+sched.kernel @rms cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>) {
   %x = sched.buffer "x" : !sched.rows<bf16>
   %g = sched.buffer "gamma" : !sched.features<bf16>
   %st = sched.buffer "rstd" : !sched.stats<f32>
   %row = sched.load_row %x : !sched.rows<bf16>
   %k = sched.feature_count fraction 0.5
-  %sum = sched.reduce sum %row, %k : !sched.row<bf16> -> f32
-  %sq = sched.reduce sum_squares %row, %k center %sum : f32 : !sched.row<bf16> -> f32
-  %r = math.rsqrt %sq : f32
-  %y = sched.affine_row %row mean %sum rstd %r gain %g {gain_offset = 1.0 : f64} : (!sched.row<bf16>, f32, f32, !sched.features<bf16>) -> !sched.row<bf16>
+  %sum = sched.reduce %row count %k : (!sched.row<bf16>) -> f32 {
+  ^bb0(%h: bf16):
+    %f = arith.extf %h : bf16 to f32
+    sched.yield %f : f32
+  }
+  %dot = sched.reduce %row, %g count %k : (!sched.row<bf16>, !sched.features<bf16>) -> f32 {
+  ^bb0(%h: bf16, %w: bf16):
+    %a = arith.extf %h : bf16 to f32
+    %b = arith.extf %w : bf16 to f32
+    %p = arith.mulf %a, %b : f32
+    sched.yield %p : f32
+  }
+  %y = sched.map %row, %g : (!sched.row<bf16>, !sched.features<bf16>) -> !sched.row<bf16> {
+  ^bb0(%h: bf16, %w: bf16):
+    %a = arith.extf %h : bf16 to f32
+    %m = arith.mulf %a, %sum : f32
+    %t = arith.truncf %m : f32 to bf16
+    sched.yield %t : bf16
+  }
   sched.store_row %y, %x : !sched.row<bf16>, !sched.rows<bf16>
-  sched.store_stat %r, %st : f32, !sched.stats<f32>
+  sched.store_stat %dot, %st : f32, !sched.stats<f32>
 }
 
-// A kernel whose schedule is not chosen yet, with d at run time.
-// CHECK-LABEL: sched.kernel @unscheduled accumulate(f64) {
-// CHECK:         sched.add_rows %{{.*}}, %{{.*}} : !sched.row<f16>
-sched.kernel @unscheduled accumulate(f64) {
+// -----
+
+// Kernel level: every decision the emitter needs is an op.
+// CHECK-LABEL: sched.kernel @kernel_level cols(256) accumulate(f32)
+// CHECK:         %[[SLOTS:.*]]:2 = sched.shared_rows : !sched.kept<f32>, !sched.kept<bf16>
+// CHECK:         %[[SCRATCH:.*]] = sched.shared_scratch warps(2) : !sched.scratch<f32>
+// CHECK:         sched.for_row_groups {
+// CHECK:           %[[ACC:.*]] = sched.accumulator compensated : !sched.accumulator<f32>
+// CHECK:           sched.for_chunks {
+// CHECK:             %[[C:.*]] = sched.load_chunk %{{.*}} : !sched.rows<f32> -> !sched.chunk<f32>
+// CHECK:             sched.keep %[[C]], %[[SLOTS]]#0 : !sched.chunk<f32>, !sched.kept<f32>
+// CHECK:             %[[R:.*]] = sched.read_kept %[[SLOTS]]#0 : !sched.kept<f32> -> !sched.chunk<f32>
+// CHECK:             sched.accumulate %[[ACC]], %[[R]] count %{{.*}} : !sched.accumulator<f32>, !sched.chunk<f32> {
+// CHECK:           %[[T:.*]] = sched.read_accumulator %[[ACC]] : !sched.accumulator<f32> -> f32
+// CHECK:           %[[W:.*]] = sched.warp_sum %[[T]] lanes(32) : f32
+// CHECK:           sched.scratch_write %[[W]], %[[SCRATCH]] : f32, !sched.scratch<f32>
+// CHECK:           sched.barrier
+// CHECK:           sched.scratch_sum %[[SCRATCH]] : !sched.scratch<f32> -> f32
+// CHECK:           %[[V:.*]] = sched.alloc_row vectors(2) : !sched.kept<f32>
+// CHECK:           sched.for_chunks unrolled(2) {
+// CHECK:             sched.map_chunk
+// CHECK:             sched.store_chunk
+sched.kernel @kernel_level cols(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 2, threads_per_row = 64, vector_width = 2, row_storage = registers>) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  %y = sched.buffer "y" : !sched.rows<f32>
+  %slots:2 = sched.shared_rows : !sched.kept<f32>, !sched.kept<bf16>
+  %scratch = sched.shared_scratch warps(2) : !sched.scratch<f32>
+  sched.for_row_groups {
+    %k = sched.feature_count fraction 1.0
+    %acc = sched.accumulator compensated : !sched.accumulator<f32>
+    sched.for_chunks {
+      %c = sched.load_chunk %x : !sched.rows<f32> -> !sched.chunk<f32>
+      sched.keep %c, %slots#0 : !sched.chunk<f32>, !sched.kept<f32>
+      %r = sched.read_kept %slots#0 : !sched.kept<f32> -> !sched.chunk<f32>
+      sched.accumulate %acc, %r count %k : !sched.accumulator<f32>, !sched.chunk<f32> {
+      ^bb0(%v: f32):
+        sched.yield %v : f32
+      }
+    }
+    %t = sched.read_accumulator %acc : !sched.accumulator<f32> -> f32
+    %w = sched.warp_sum %t lanes(32) : f32
+    sched.scratch_write %w, %scratch : f32, !sched.scratch<f32>
+    sched.barrier
+    %s = sched.scratch_sum %scratch : !sched.scratch<f32> -> f32
+    sched.barrier
+    %v = sched.alloc_row vectors(2) : !sched.kept<f32>
+    sched.for_chunks unrolled(2) {
+      %c = sched.load_chunk %x : !sched.rows<f32> -> !sched.chunk<f32>
+      %m = sched.map_chunk %c : (!sched.chunk<f32>) -> !sched.chunk<f32> {
+      ^bb0(%e: f32):
+        %p = arith.mulf %e, %s : f32
+        sched.yield %p : f32
+      }
+      sched.keep %m, %v : !sched.chunk<f32>, !sched.kept<f32>
+      sched.store_chunk %m, %y : !sched.chunk<f32>, !sched.rows<f32>
+    }
+  }
+}
+
+// -----
+
+// A kernel whose schedule is not chosen yet, with d at run time, placed
+// second among its module's kernels.
+// CHECK-LABEL: sched.kernel @unscheduled accumulate(f64) attributes {launch_order = 1 : i64} {
+// CHECK:         sched.map %{{.*}}, %{{.*}} : (!sched.row<f16>, !sched.row<f16>) -> !sched.row<f16>
+sched.kernel @unscheduled accumulate(f64) attributes {launch_order = 1} {
   %x = sched.buffer "x" : !sched.rows<f16>
   %r = sched.buffer "residual" : !sched.rows<f16>
   %a = sched.load_row %x : !sched.rows<f16>
   %b = sched.load_row %r : !sched.rows<f16>
-  %h = sched.add_rows %a, %b : !sched.row<f16>
+  %h = sched.map %a, %b : (!sched.row<f16>, !sched.row<f16>) -> !sched.row<f16> {
+  ^bb0(%p: f16, %q: f16):
+    %p64 = arith.extf %p : f16 to f64
+    %q64 = arith.extf %q : f16 to f64
+    %s = arith.addf %p64, %q64 : f64
+    %t = arith.truncf %s : f64 to f16
+    sched.yield %t : f16
+  }
   sched.store_row %h, %r : !sched.row<f16>, !sched.rows<f16>
 }

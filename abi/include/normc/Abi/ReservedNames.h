@@ -18,9 +18,15 @@ namespace normc {
 /// [A-Za-z_][A-Za-z0-9_]*
 bool isCIdentifier(std::string_view name);
 
-/// Why `name` cannot name a kernel or a kernel parameter in emitted CUDA, or
-/// empty when it can.
-std::string checkEmittedName(std::string_view name);
+/// What a name becomes in the emitted CUDA.
+enum class EmittedName {
+  Kernel,    // a global function: a spec's name, a sched.kernel's symbol
+  Parameter, // a kernel parameter: a sched.buffer's name
+};
+
+/// Why `name` cannot be used as `kind` in emitted CUDA, or empty when it
+/// can. Parameters also may not shadow the locals the emitter makes.
+std::string checkEmittedName(std::string_view name, EmittedName kind);
 
 } // namespace normc
 

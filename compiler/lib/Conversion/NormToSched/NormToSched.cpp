@@ -207,8 +207,9 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
             withBody<sched::MapOp>(
                 loc, x.getType(), {x, map.lookup(add.getResidual())},
                 [&](ValueRange f) {
-                  Value sum = arith::AddFOp::create(b, loc, convert(loc, f[0], acc),
-                                                    convert(loc, f[1], acc));
+                  Value lhs = convert(loc, f[0], acc);
+                  Value rhs = convert(loc, f[1], acc);
+                  Value sum = arith::AddFOp::create(b, loc, lhs, rhs);
                   return convert(loc, sum, element);
                 }));
     return success();

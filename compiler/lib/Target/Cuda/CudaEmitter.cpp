@@ -172,7 +172,7 @@ private:
   LogicalResult printScalar(Operation &op);
 
   KernelOp kernel;
-  const Schedule &schedule;
+  Schedule schedule;
   const KernelLaunchInfo &info;
   raw_indented_ostream &os;
   Type acc;

@@ -137,7 +137,7 @@ bool KernelOp::isLowered() {
 }
 
 LogicalResult KernelOp::verify() {
-  std::string why = normc::checkEmittedName(getSymName());
+  std::string why = normc::checkEmittedName(getSymName(), normc::EmittedName::Kernel);
   if (!why.empty())
     return emitOpError("symbol '") << getSymName() << "' " << why;
   if (getCols() && (*getCols() < 1 || *getCols() > normc::kMaxCols))
@@ -254,7 +254,7 @@ LogicalResult KernelOp::verifyRegions() {
 }
 
 LogicalResult BufferOp::verify() {
-  std::string why = normc::checkEmittedName(getName());
+  std::string why = normc::checkEmittedName(getName(), normc::EmittedName::Parameter);
   if (!why.empty())
     return emitOpError("name '") << getName() << "' " << why;
   return success();

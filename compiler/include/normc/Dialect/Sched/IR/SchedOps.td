@@ -170,7 +170,7 @@ def Sched_SharedRowsOp : Sched_Op<"shared_rows", [HasParent<"KernelOp">,
     the runtime computes from the element sizes read off this op.
   }];
   let results = (outs Variadic<Sched_KeptType>:$slots);
-  let assemblyFormat = "attr-dict `:` type($slots)";
+  let assemblyFormat = "attr-dict `:` qualified(type($slots))";
   let hasVerifier = 1;
 }
 
@@ -179,7 +179,9 @@ def Sched_SharedScratchOp : Sched_Op<"shared_scratch", [
   let summary = "Static shared memory for cross-warp sums: warps slots a row";
   let arguments = (ins I64Attr:$warps);
   let results = (outs Sched_ScratchType:$result);
-  let assemblyFormat = "`warps` `(` $warps `)` attr-dict `:` type($result)";
+  let assemblyFormat = [{
+    `warps` `(` $warps `)` attr-dict `:` qualified(type($result))
+  }];
   let hasVerifier = 1;
 }
 
@@ -218,7 +220,9 @@ def Sched_AllocRowOp : Sched_Op<"alloc_row", [HasParent<"ForRowGroupsOp">,
   let summary = "Registers for one row value: vectors chunks of this thread";
   let arguments = (ins I64Attr:$vectors);
   let results = (outs Sched_KeptType:$result);
-  let assemblyFormat = "`vectors` `(` $vectors `)` attr-dict `:` type($result)";
+  let assemblyFormat = [{
+    `vectors` `(` $vectors `)` attr-dict `:` qualified(type($result))
+  }];
 }
 
 def Sched_LoadChunkOp : Sched_Op<"load_chunk", [HasParent<"ForChunksOp">]> {
@@ -290,7 +294,9 @@ def Sched_AccumulatorOp : Sched_Op<"accumulator", [
   }];
   let arguments = (ins UnitAttr:$compensated);
   let results = (outs Sched_AccumulatorType:$result);
-  let assemblyFormat = "(`compensated` $compensated^)? attr-dict `:` type($result)";
+  let assemblyFormat = [{
+    (`compensated` $compensated^)? attr-dict `:` qualified(type($result))
+  }];
 }
 
 def Sched_AccumulateOp : Sched_Op<"accumulate", [HasParent<"ForChunksOp">,
@@ -299,7 +305,7 @@ def Sched_AccumulateOp : Sched_Op<"accumulate", [HasParent<"ForChunksOp">,
   let arguments = (ins Arg<Sched_AccumulatorType, "", [MemRead, MemWrite]>:$acc,
                        Variadic<Sched_ChunkType>:$inputs, I32:$count);
   let assemblyFormat = [{
-    $acc (`,` $inputs^)? `count` $count attr-dict `:` type($acc)
+    $acc (`,` $inputs^)? `count` $count attr-dict `:` qualified(type($acc))
     (`,` qualified(type($inputs))^)? $body
   }];
   let regions = (region SizedRegion<1>:$body);
@@ -311,7 +317,9 @@ def Sched_ReadAccumulatorOp : Sched_Op<"read_accumulator", [
   let summary = "This thread's sum";
   let arguments = (ins Arg<Sched_AccumulatorType, "", [MemRead]>:$acc);
   let results = (outs Sched_AccumulateFloat:$result);
-  let assemblyFormat = "$acc attr-dict `:` type($acc) `->` type($result)";
+  let assemblyFormat = [{
+    $acc attr-dict `:` qualified(type($acc)) `->` type($result)
+  }];
   let hasVerifier = 1;
 }
 
@@ -335,7 +343,7 @@ def Sched_ScratchWriteOp : Sched_Op<"scratch_write", [
   let arguments = (ins Sched_AccumulateFloat:$value,
                        Arg<Sched_ScratchType, "", [MemWrite]>:$scratch);
   let assemblyFormat = [{
-    $value `,` $scratch attr-dict `:` type($value) `,` type($scratch)
+    $value `,` $scratch attr-dict `:` type($value) `,` qualified(type($scratch))
   }];
   let hasVerifier = 1;
 }
@@ -344,7 +352,9 @@ def Sched_ScratchSumOp : Sched_Op<"scratch_sum", [HasParent<"ForRowGroupsOp">]> 
   let summary = "Every thread of a row adds its row's warp sums, in order";
   let arguments = (ins Arg<Sched_ScratchType, "", [MemRead]>:$scratch);
   let results = (outs Sched_AccumulateFloat:$result);
-  let assemblyFormat = "$scratch attr-dict `:` type($scratch) `->` type($result)";
+  let assemblyFormat = [{
+    $scratch attr-dict `:` qualified(type($scratch)) `->` type($result)
+  }];
   let hasVerifier = 1;
 }
 
