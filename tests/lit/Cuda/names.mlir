@@ -1,6 +1,6 @@
 // RUN: not %normc compile %s --emit=cuda 2>&1 | FileCheck %s
 
 sched.kernel @clash cols(64) accumulate(f32) {
-  // CHECK: names.mlir:[[# @LINE + 1]]:8: error: 'sched.buffer' op name 'row' cannot be a CUDA parameter name
+  // CHECK: names.mlir:[[# @LINE + 1]]:8: error: 'sched.buffer' op name 'row' is a local of every emitted kernel
   %x = sched.buffer "row" : !sched.rows<f32>
 }

@@ -22,8 +22,19 @@ sched.kernel @rms cols(4096) accumulate(f32) schedule(#sched.schedule<row_group,
   %y = sched.buffer "y" : !sched.rows<bf16>
   %row = sched.load_row %x : !sched.rows<bf16>
   %k = sched.feature_count fraction 1.0
-  %sq = sched.reduce sum_squares %row, %k : !sched.row<bf16> -> f32
+  %sq = sched.reduce %row count %k : (!sched.row<bf16>) -> f32 {
+  ^bb0(%h: bf16):
+    %f = arith.extf %h : bf16 to f32
+    %p = arith.mulf %f, %f : f32
+    sched.yield %p : f32
+  }
   %r = math.rsqrt %sq : f32
-  %out = sched.affine_row %row rstd %r : (!sched.row<bf16>, f32) -> !sched.row<bf16>
+  %out = sched.map %row : (!sched.row<bf16>) -> !sched.row<bf16> {
+  ^bb0(%h: bf16):
+    %f = arith.extf %h : bf16 to f32
+    %n = arith.mulf %f, %r : f32
+    %o = arith.truncf %n : f32 to bf16
+    sched.yield %o : bf16
+  }
   sched.store_row %out, %y : !sched.row<bf16>, !sched.rows<bf16>
 }

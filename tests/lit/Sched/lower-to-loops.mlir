@@ -1,0 +1,168 @@
+// RUN: normc-opt %s --sched-lower-to-loops --split-input-file | FileCheck %s
+
+// Registers: the row is kept once and read back in each later pass; a
+// reduction is an accumulator, warp shuffles, and across the 4 warps the
+// scratch between two barriers.
+// CHECK-LABEL: sched.kernel @registers cols(4096)
+// CHECK:         %[[X:.*]] = sched.buffer "x"
+// CHECK:         %[[G:.*]] = sched.buffer "gamma"
+// CHECK:         %[[Y:.*]] = sched.buffer "y"
+// CHECK:         %[[SCRATCH:.*]] = sched.shared_scratch warps(4) : !sched.scratch<f32>
+// CHECK:         sched.for_row_groups {
+// CHECK-NEXT:      %[[ROW:.*]] = sched.alloc_row vectors(4) : !sched.kept<bf16>
+// CHECK-NEXT:      sched.for_chunks unrolled(4) {
+// CHECK-NEXT:        %[[C:.*]] = sched.load_chunk %[[X]] : !sched.rows<bf16> -> !sched.chunk<bf16>
+// CHECK-NEXT:        sched.keep %[[C]], %[[ROW]]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[K:.*]] = sched.feature_count
+// CHECK-NEXT:      %[[ACC:.*]] = sched.accumulator compensated : !sched.accumulator<f32>
+// CHECK-NEXT:      sched.for_chunks unrolled(4) {
+// CHECK-NEXT:        %[[R:.*]] = sched.read_kept %[[ROW]]
+// CHECK-NEXT:        sched.accumulate %[[ACC]], %[[R]] count %[[K]]
+// CHECK:           %[[PART:.*]] = sched.read_accumulator %[[ACC]]
+// CHECK-NEXT:      %[[WARP:.*]] = sched.warp_sum %[[PART]] lanes(32) : f32
+// CHECK-NEXT:      sched.scratch_write %[[WARP]], %[[SCRATCH]]
+// CHECK-NEXT:      sched.barrier
+// CHECK-NEXT:      %[[SUM:.*]] = sched.scratch_sum %[[SCRATCH]]
+// CHECK-NEXT:      sched.barrier
+// CHECK-NEXT:      %[[RSTD:.*]] = math.rsqrt %[[SUM]] : f32
+// CHECK-NEXT:      sched.for_chunks unrolled(4) {
+// CHECK-NEXT:        %[[R:.*]] = sched.read_kept %[[ROW]]
+// CHECK-NEXT:        %[[GC:.*]] = sched.load_chunk %[[G]] : !sched.features<bf16> -> !sched.chunk<bf16>
+// CHECK-NEXT:        %[[OUT:.*]] = sched.map_chunk %[[R]], %[[GC]]
+// CHECK:               arith.mulf %{{.*}}, %[[RSTD]] : f32
+// CHECK:             sched.store_chunk %[[OUT]], %[[Y]]
+// CHECK-NOT:     sched.load_row
+// CHECK-NOT:     sched.map {{.*}}!sched.row
+sched.kernel @registers cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>) {
+  %x = sched.buffer "x" : !sched.rows<bf16>
+  %g = sched.buffer "gamma" : !sched.features<bf16>
+  %y = sched.buffer "y" : !sched.rows<bf16>
+  %row = sched.load_row %x : !sched.rows<bf16>
+  %k = sched.feature_count fraction 1.0
+  %sq = sched.reduce %row count %k : (!sched.row<bf16>) -> f32 {
+  ^bb0(%h: bf16):
+    %f = arith.extf %h : bf16 to f32
+    %p = arith.mulf %f, %f : f32
+    sched.yield %p : f32
+  }
+  %r = math.rsqrt %sq : f32
+  %out = sched.map %row, %g : (!sched.row<bf16>, !sched.features<bf16>) -> !sched.row<bf16> {
+  ^bb0(%h: bf16, %w: bf16):
+    %f = arith.extf %h : bf16 to f32
+    %n = arith.mulf %f, %r : f32
+    %gf = arith.extf %w : bf16 to f32
+    %t = arith.mulf %n, %gf : f32
+    %o = arith.truncf %t : f32 to bf16
+    sched.yield %o : bf16
+  }
+  sched.store_row %out, %y : !sched.row<bf16>, !sched.rows<bf16>
+}
+
+// -----
+
+// Shared memory: a region of the layout per kept row, strided chunk loops.
+// h = x + r is computed once, kept, stored and read back; x and r, read
+// once, are not kept.
+// CHECK-LABEL: sched.kernel @shared
+// CHECK:         %[[HOUT:.*]] = sched.buffer "residual_out"
+// CHECK:         %[[SLOT:.*]] = sched.shared_rows : !sched.kept<f32>
+// CHECK:         sched.for_row_groups {
+// CHECK-NEXT:      sched.for_chunks {
+// CHECK-NEXT:        %[[A:.*]] = sched.load_chunk %{{.*}} : !sched.rows<f32>
+// CHECK-NEXT:        %[[B:.*]] = sched.load_chunk %{{.*}} : !sched.rows<f32>
+// CHECK-NEXT:        %[[H:.*]] = sched.map_chunk %[[A]], %[[B]]
+// CHECK:             sched.keep %[[H]], %[[SLOT]]
+// CHECK:           sched.for_chunks {
+// CHECK-NEXT:        %[[H:.*]] = sched.read_kept %[[SLOT]]
+// CHECK-NEXT:        sched.store_chunk %[[H]], %[[HOUT]]
+// A row of 32 threads needs no scratch and no barrier.
+// CHECK-NOT:     sched.barrier
+sched.kernel @shared accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 4, threads_per_row = 32, vector_width = 4, row_storage = shared>) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  %res = sched.buffer "residual" : !sched.rows<f32>
+  %hout = sched.buffer "residual_out" : !sched.rows<f32>
+  %a = sched.load_row %x : !sched.rows<f32>
+  %b = sched.load_row %res : !sched.rows<f32>
+  %h = sched.map %a, %b : (!sched.row<f32>, !sched.row<f32>) -> !sched.row<f32> {
+  ^bb0(%p: f32, %q: f32):
+    %s = arith.addf %p, %q : f32
+    sched.yield %s : f32
+  }
+  sched.store_row %h, %hout : !sched.row<f32>, !sched.rows<f32>
+  %k = sched.feature_count fraction 1.0
+  %sq = sched.reduce %h count %k : (!sched.row<f32>) -> f32 {
+  ^bb0(%v: f32):
+    %p = arith.mulf %v, %v : f32
+    sched.yield %p : f32
+  }
+}
+
+// -----
+
+// Global: nothing is kept. h is recomputed from x and r until it is stored,
+// then every later pass re-reads it from residual_out.
+// CHECK-LABEL: sched.kernel @global
+// CHECK-NOT:     sched.shared_rows
+// CHECK:         sched.for_row_groups {
+// CHECK-NEXT:      sched.for_chunks {
+// CHECK-NEXT:        sched.load_chunk %{{.*}} : !sched.rows<f32>
+// CHECK-NEXT:        sched.load_chunk %{{.*}} : !sched.rows<f32>
+// CHECK-NEXT:        sched.map_chunk
+// CHECK:             sched.store_chunk %{{.*}}, %[[HOUT:.*]] : !sched.chunk<f32>, !sched.rows<f32>
+// CHECK:           sched.for_chunks {
+// CHECK-NEXT:        %[[H:.*]] = sched.load_chunk %[[HOUT]]
+// CHECK-NEXT:        sched.accumulate %{{.*}}, %[[H]]
+// CHECK-NOT:     sched.alloc_row
+sched.kernel @global accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 4, threads_per_row = 32, vector_width = 4, row_storage = global>) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  %res = sched.buffer "residual" : !sched.rows<f32>
+  %hout = sched.buffer "residual_out" : !sched.rows<f32>
+  %a = sched.load_row %x : !sched.rows<f32>
+  %b = sched.load_row %res : !sched.rows<f32>
+  %h = sched.map %a, %b : (!sched.row<f32>, !sched.row<f32>) -> !sched.row<f32> {
+  ^bb0(%p: f32, %q: f32):
+    %s = arith.addf %p, %q : f32
+    sched.yield %s : f32
+  }
+  sched.store_row %h, %hout : !sched.row<f32>, !sched.rows<f32>
+  %k = sched.feature_count fraction 1.0
+  %sq = sched.reduce %h count %k : (!sched.row<f32>) -> f32 {
+  ^bb0(%v: f32):
+    %p = arith.mulf %v, %v : f32
+    sched.yield %p : f32
+  }
+}
+
+// -----
+
+// What a backward pass needs: the reduction of a product of two rows (a
+// per-row dot product of dy and x), here with f64 accumulation, which is not
+// compensated.
+// CHECK-LABEL: sched.kernel @dot
+// CHECK:         %[[ACC:.*]] = sched.accumulator : !sched.accumulator<f64>
+// CHECK-NEXT:    sched.for_chunks {
+// CHECK-NEXT:      %[[X:.*]] = sched.load_chunk %{{.*}} : !sched.rows<bf16>
+// CHECK-NEXT:      %[[DY:.*]] = sched.load_chunk %{{.*}} : !sched.rows<bf16>
+// CHECK-NEXT:      sched.accumulate %[[ACC]], %[[X]], %[[DY]] count %{{.*}} : !sched.accumulator<f64>, !sched.chunk<bf16>, !sched.chunk<bf16> {
+// CHECK-NEXT:      ^bb0(%[[A:.*]]: bf16, %[[B:.*]]: bf16):
+// CHECK:             %[[P:.*]] = arith.mulf %{{.*}}, %{{.*}} : f64
+// CHECK-NEXT:        sched.yield %[[P]] : f64
+// CHECK:         sched.warp_sum %{{.*}} lanes(8) : f64
+// CHECK:         sched.store_stat
+sched.kernel @dot accumulate(f64) schedule(#sched.schedule<row_group, rows_per_block = 4, threads_per_row = 8, vector_width = 8, row_storage = global>) {
+  %x = sched.buffer "x" : !sched.rows<bf16>
+  %dy = sched.buffer "dy" : !sched.rows<bf16>
+  %out = sched.buffer "dot" : !sched.stats<f64>
+  %a = sched.load_row %x : !sched.rows<bf16>
+  %b = sched.load_row %dy : !sched.rows<bf16>
+  %k = sched.feature_count fraction 1.0
+  %s = sched.reduce %a, %b count %k : (!sched.row<bf16>, !sched.row<bf16>) -> f64 {
+  ^bb0(%p: bf16, %q: bf16):
+    %p64 = arith.extf %p : bf16 to f64
+    %q64 = arith.extf %q : bf16 to f64
+    %m = arith.mulf %p64, %q64 : f64
+    sched.yield %m : f64
+  }
+  sched.store_stat %s, %out : f64, !sched.stats<f64>
+}
