@@ -106,7 +106,8 @@ Pack normc::readPack(const std::string &dir) {
           Schedule::parse(rest.size() > file.size()
                               ? std::string_view(rest).substr(file.size() + 1)
                               : std::string_view());
-      if (file.empty() || file.find('/') != std::string::npos || !schedule)
+      if (file.empty() || file.find('/') != std::string::npos || !schedule ||
+          !checkSchedule(*schedule).empty())
         throw fail("bad candidate line");
       pack.candidates.push_back({*schedule, readPackFile(root / file), {}});
     } else if (word == "info") {

@@ -130,12 +130,18 @@ TEST_F(PackTest, BadPacksAreNamedErrors) {
                 .find("manifest.txt:1: not a normc pack"),
             std::string::npos);
   std::ofstream(root / "bad" / "manifest.txt")
-      << "normc-pack 1\ncandidate gone.cu rows_per_block=1,threads_per_row="
-         "32,vector_width=1,row_storage=global\n";
+      << "normc-pack 1\ncandidate gone.cu strategy=row_group,rows_per_block=1,"
+         "threads_per_row=32,vector_width=1,row_storage=global\n";
   EXPECT_NE(messageOf((root / "bad").string()).find("gone.cu: cannot read"),
             std::string::npos);
   std::ofstream(root / "bad" / "manifest.txt")
       << "normc-pack 1\ncandidate ../x.cu rows_per_block=1\n";
+  EXPECT_NE(messageOf((root / "bad").string()).find("bad candidate line"),
+            std::string::npos);
+  // A well-formed schedule that cannot run is not a candidate either.
+  std::ofstream(root / "bad" / "manifest.txt")
+      << "normc-pack 1\ncandidate gone.cu strategy=row_group,rows_per_block=1,"
+         "threads_per_row=48,vector_width=1,row_storage=global\n";
   EXPECT_NE(messageOf((root / "bad").string()).find("bad candidate line"),
             std::string::npos);
 }

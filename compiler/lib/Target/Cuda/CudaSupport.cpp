@@ -11,8 +11,11 @@ static const char kSupport[] = R"cuda(
 // On the GPU (NVRTC). With NORMC_CPU, the CPU device's header defines these.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+// At least one block per SM: a thread may use min(255, 65536 / threads)
+// registers, the budget normc::keptRegisterBudget plans kept rows with
+// (without it NVRTC's ptxas caps 1024-thread blocks at 32 and spills).
 #define NORMC_KERNEL(threads, name)                                           \
-  extern "C" __global__ void __launch_bounds__(threads) name
+  extern "C" __global__ void __launch_bounds__(threads, 1) name
 #define NORMC_STATIC_SHARED(T, name, count) __shared__ __align__(16) T name[count]
 #define NORMC_DYNAMIC_SHARED(name) extern __shared__ __align__(16) unsigned char name[]
 #endif
@@ -63,17 +66,16 @@ template <typename T> __device__ __forceinline__ T normc_rsqrt(T v) {
   return NORMC_CVT(T, rsqrtf(NORMC_CVT(float, v)));
 }
 
-// Compensated summation (Neumaier): `carry` collects the rounding error of
-// each addition to `sum`, so that a row whose mean is large against its
-// spread sums accurately. A sum that is not finite is returned as it is
-// (its carry is then meaningless: inf - inf).
+// Compensated summation: `carry` collects the exact rounding error of each
+// addition to `sum` (Knuth's TwoSum, without branches), so that a row whose
+// mean is large against its spread sums accurately. `sum` itself never sees
+// the carry, so infinities and NaNs propagate as in a plain sum; a total that
+// is not finite is returned as it is.
 template <typename T>
 __device__ __forceinline__ void normc_add_compensated(T &sum, T &carry, T v) {
   const T t = sum + v;
-  if ((sum >= T(0) ? sum : -sum) >= (v >= T(0) ? v : -v))
-    carry += (sum - t) + v;
-  else
-    carry += (v - t) + sum;
+  const T b = t - sum;
+  carry += (sum - (t - b)) + (v - b);
   sum = t;
 }
 template <typename T>

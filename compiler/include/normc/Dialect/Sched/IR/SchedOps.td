@@ -289,7 +289,7 @@ def Sched_AccumulatorOp : Sched_Op<"accumulator", [
   let summary = "A per-thread running sum, zero at the start of each row";
   let description = [{
     `compensated` keeps a second term with the rounding error of each
-    addition (Neumaier's summation), so that the sum of a row whose mean is
+    addition (Knuth's TwoSum), so that the sum of a row whose mean is
     large against its spread stays accurate.
   }];
   let arguments = (ins UnitAttr:$compensated);
