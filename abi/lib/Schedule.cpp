@@ -146,6 +146,15 @@ std::string normc::checkSchedule(const Schedule &s,
   if (s.vectorWidth * problem->widestBits > kMaxVectorBits)
     return "vector_width " + str(s.vectorWidth) + " exceeds 128 bits for " +
            str(problem->widestBits) + "-bit elements";
+  if (*s.rowStorage == RowStorage::Shared && problem->cols) {
+    // One kept row of the widest type; the compiler checks the exact layout.
+    int64_t pitch = divideCeil(*problem->cols, s.vectorWidth) * s.vectorWidth;
+    int64_t bytes = s.rowsPerBlock * pitch * problem->widestBits / 8;
+    if (bytes > kMaxSharedBytes)
+      return "row_storage = shared needs " + str(bytes) +
+             " bytes of shared memory, more than a block can have (" +
+             str(kMaxSharedBytes) + ")";
+  }
   if (*s.rowStorage == RowStorage::Registers) {
     if (!problem->cols)
       return "row_storage = registers needs cols fixed at compile time";

@@ -67,9 +67,7 @@ static double worstOf(const std::vector<double> &got,
   return worst;
 }
 
-Grade test::runAndGrade(const dsl::Spec &spec, const CaseData &data,
-                        const RunOptions &options, RunOutputs *outputs,
-                        const dsl::Spec *compiled) {
+RunInputs test::inputsOf(const CaseData &data) {
   auto ptr = [](const std::vector<double> &v) {
     return v.empty() ? nullptr : v.data();
   };
@@ -81,8 +79,12 @@ Grade test::runAndGrade(const dsl::Spec &spec, const CaseData &data,
   in.gamma = ptr(data.gamma);
   in.beta = ptr(data.beta);
   in.xStride = in.residualStride = data.xStride;
-  RunOutputs got = runSpecOnCpu(compiled ? *compiled : spec, in, options);
+  return in;
+}
 
+Grade test::grade(const dsl::Spec &spec, const CaseData &data,
+                  const RunOutputs &got) {
+  RunInputs in = inputsOf(data);
   reference::Inputs refIn;
   refIn.x = in.x;
   refIn.residual = in.residual;
@@ -99,9 +101,18 @@ Grade test::runAndGrade(const dsl::Spec &spec, const CaseData &data,
       worstOf(got.residualOut, ref.residualOut, spec.input.value);
   grade.mean = worstOf(got.mean, ref.mean, dsl::DType::F32);
   grade.rstd = worstOf(got.rstd, ref.rstd, dsl::DType::F32);
+  return grade;
+}
+
+Grade test::runAndGrade(const dsl::Spec &spec, const CaseData &data,
+                        const RunOptions &options, RunOutputs *outputs,
+                        const dsl::Spec *compiled) {
+  RunOutputs got =
+      runSpecOnCpu(compiled ? *compiled : spec, inputsOf(data), options);
+  Grade result = grade(spec, data, got);
   if (outputs)
     *outputs = std::move(got);
-  return grade;
+  return result;
 }
 
 cpu::CompileOptions test::kernelCompileOptions() {

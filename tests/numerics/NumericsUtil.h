@@ -39,6 +39,14 @@ struct Grade {
   std::string str() const;
 };
 
+/// The kernel's view of `data` (pointers into it).
+RunInputs inputsOf(const CaseData &data);
+
+/// Grades a kernel's outputs on `data` against the reference evaluation of
+/// `spec`; a NaN where the reference has none (an output never written)
+/// grades +inf.
+Grade grade(const dsl::Spec &spec, const CaseData &data, const RunOutputs &got);
+
 /// Runs the kernel of `compiled` (default: `spec`) on `data` and grades it
 /// against the reference evaluation of `spec`.
 Grade runAndGrade(const dsl::Spec &spec, const CaseData &data,

@@ -59,11 +59,14 @@ SpecCompilation::create(const dsl::Spec &spec, std::optional<int64_t> cols,
 }
 
 std::optional<EmittedKernel>
-SpecCompilation::emit(const ScheduleOptions &schedule,
-                      std::string &errors) const {
+SpecCompilation::emit(const ScheduleOptions &schedule, std::string &errors,
+                      const std::string &symbol) const {
   std::lock_guard<std::mutex> lock(mutex);
   state->errors = &errors;
   OwningOpRef<ModuleOp> module = state->rows->clone();
+  if (!symbol.empty())
+    for (auto kernel : module->getOps<sched::KernelOp>())
+      kernel.setSymName(symbol);
   std::optional<EmittedKernel> kernel;
   std::string source;
   llvm::raw_string_ostream os(source);

@@ -5,6 +5,7 @@
 #include "normc/Runtime/KernelArgs.h"
 
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 using namespace normc;
@@ -40,6 +41,13 @@ private:
 
 std::string typeName(dsl::DType t) { return std::string(dsl::toString(t)); }
 
+/// An output buffer filled with NaN, so that an element the kernel never
+/// writes cannot pass for a correct one.
+HostBuffer poisoned(const std::string &type, size_t count, int misalign) {
+  std::vector<double> nan(count, std::numeric_limits<double>::quiet_NaN());
+  return HostBuffer(type, nan.data(), count, misalign);
+}
+
 } // namespace
 
 RunOutputs normc::runSpecOnCpu(const dsl::Spec &spec, const RunInputs &in,
@@ -55,8 +63,15 @@ RunOutputs normc::runSpecOnCpu(const dsl::Spec &spec, const RunInputs &in,
     kernel->source = options.mutateSource(kernel->source);
   cpu::CpuModule module =
       cpu::CpuModule::compile(kernel->source, options.compile);
-  cpu::CpuKernel entry = module.kernel(kernel->info.name);
+  return runKernelOnCpu(spec, kernel->info, module.kernel(kernel->info.name),
+                        in, options);
+}
 
+RunOutputs normc::runKernelOnCpu(const dsl::Spec &spec,
+                                 const KernelLaunchInfo &info,
+                                 const cpu::CpuKernel &entry,
+                                 const RunInputs &in,
+                                 const RunOptions &options) {
   // An empty array may come without data.
   auto need = [&](const double *p, const char *what, size_t count) {
     if (!p && count)
@@ -82,17 +97,17 @@ RunOutputs normc::runSpecOnCpu(const dsl::Spec &spec, const RunInputs &in,
         HostBuffer(input,
                    need(in.residual, "a residual", rows * residualStride),
                    rows * residualStride, misalign));
-    add("residual_out", HostBuffer(input, rows * d, misalign));
+    add("residual_out", poisoned(input, rows * d, misalign));
   }
   if (spec.gain.value)
     add("gamma", HostBuffer(params, need(in.gamma, "gamma", d), d, misalign));
   if (spec.bias.value)
     add("beta", HostBuffer(params, need(in.beta, "beta", d), d, misalign));
-  add("y", HostBuffer(output, rows * d, misalign));
+  add("y", poisoned(output, rows * d, misalign));
   if (spec.saveStats.value) {
     if (spec.center.value)
-      add("mean", HostBuffer("f32", rows, 0));
-    add("rstd", HostBuffer("f32", rows, 0));
+      add("mean", poisoned("f32", rows, 0));
+    add("rstd", poisoned("f32", rows, 0));
   }
 
   KernelArgs args;
@@ -102,12 +117,11 @@ RunOutputs normc::runSpecOnCpu(const dsl::Spec &spec, const RunInputs &in,
     args.buffers[name] = buffer.data();
   args.strides["x"] = xStride;
   args.strides["residual"] = residualStride;
-  PackedArgs packed(kernel->info, args);
-  cpu::launch(
-      entry,
-      cpu::Dim3{static_cast<unsigned>(kernel->info.gridFor(in.rows)), 1, 1},
-      cpu::Dim3{static_cast<unsigned>(kernel->info.blockSize), 1, 1},
-      kernel->info.dynamicSharedBytes(in.d), packed.data(), options.launch);
+  PackedArgs packed(info, args);
+  cpu::launch(entry,
+              cpu::Dim3{static_cast<unsigned>(info.gridFor(in.rows)), 1, 1},
+              cpu::Dim3{static_cast<unsigned>(info.blockSize), 1, 1},
+              info.dynamicSharedBytes(in.d), packed.data(), options.launch);
 
   RunOutputs out;
   out.y = buffers.at("y").values();

@@ -37,8 +37,11 @@ public:
          std::string &errors);
   ~SpecCompilation();
 
+  /// `symbol`, when given, renames the kernel, so that the kernels of
+  /// several schedules can share one source.
   std::optional<EmittedKernel> emit(const ScheduleOptions &schedule,
-                                    std::string &errors) const;
+                                    std::string &errors,
+                                    const std::string &symbol = "") const;
 
   /// d and the widest row or feature element of the spec's kernel.
   const ScheduleProblem &problem() const { return scheduleProblem; }

@@ -9,6 +9,7 @@
 #ifndef NORMC_RUNTIME_SPECRUNNER_H
 #define NORMC_RUNTIME_SPECRUNNER_H
 
+#include "normc/Abi/KernelInfo.h"
 #include "normc/Dsl/Spec.h"
 #include "normc/Frontend/Pipeline.h"
 #include "normc/Runtime/CpuDevice.h"
@@ -49,9 +50,17 @@ struct RunOptions {
 };
 
 /// Throws std::runtime_error (compile errors, launch errors with the CPU
-/// device's message, inputs missing for the spec).
+/// device's message, inputs missing for the spec). Outputs the kernel does
+/// not write come back as NaN.
 RunOutputs runSpecOnCpu(const dsl::Spec &spec, const RunInputs &inputs,
                         const RunOptions &options = {});
+
+/// Runs an already compiled kernel of `spec` (options.schedule, specialize,
+/// compile and mutateSource do not apply).
+RunOutputs runKernelOnCpu(const dsl::Spec &spec, const KernelLaunchInfo &info,
+                          const cpu::CpuKernel &kernel,
+                          const RunInputs &inputs,
+                          const RunOptions &options = {});
 
 } // namespace normc
 
