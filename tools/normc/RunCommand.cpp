@@ -6,6 +6,7 @@
 
 #include "CudaRun.h"
 
+#include "normc/Frontend/SpecCompiler.h"
 #include "normc/Reference/Reference.h"
 #include "normc/Runtime/CudaDriver.h"
 #include "normc/Runtime/Npy.h"
@@ -26,6 +27,7 @@ using namespace normc::tool;
 static const char kRunUsage[] =
     R"(usage: normc run SPEC.toml --x X.npy [--residual R.npy] [--gamma G.npy]
                  [--beta B.npy] --out DIR [--device=auto|cpu|cuda]
+                 [--kernel FILE.mlir] [--check]
 
 Runs the spec's generated kernel on x [rows, d] (and the residual [rows, d],
 gamma [d], beta [d] the spec asks for). Inputs are float32, float64 or
@@ -36,8 +38,13 @@ rstd.npy. Nothing is written when anything fails.
 options:
   --device=WHERE   auto (default: a CUDA GPU when present, else the CPU),
                    cpu, or cuda
-  --check          also evaluate the spec in float64 and print the worst
-                   error of each output as a fraction of the promised bound
+  --kernel FILE    run the kernel of this sched IR (row or kernel level,
+                   e.g. a hand-edited --emit=sched or --emit=lowered output)
+                   in place of the spec's own, on the CPU device; the spec
+                   still says what it should compute
+  --check          also evaluate the spec in float64, print the worst error
+                   of each output as a fraction of the promised bound, and
+                   exit 1 when one breaks it (the outputs are still written)
 )";
 
 namespace {
@@ -63,14 +70,28 @@ bool checkShape(const std::string &path, const npy::Array &array,
   return false;
 }
 
-/// Worst |y - ref| / bound over an output; prints it.
-void report(const char *name, const std::vector<double> &got,
+/// Worst |y - ref| / bound over an output; prints it and returns whether
+/// the output keeps the promise.
+bool report(const char *name, const std::vector<double> &got,
             const std::vector<double> &ref, dsl::DType type) {
   double worst = 0;
   for (size_t i = 0; i < got.size(); ++i)
     worst = std::max(worst, reference::errorFraction(got[i], ref[i], type));
   llvm::errs() << llvm::format("  %-13s worst error %.3g of the bound\n", name,
                                worst);
+  return worst <= 1.0;
+}
+
+/// The kernel of a sched IR file on the CPU device.
+RunOutputs runIRFileOnCpu(const std::string &path, const dsl::Spec &spec,
+                          const RunInputs &inputs) {
+  std::string errors;
+  std::optional<EmittedKernel> kernel = emitIRFile(path, errors);
+  if (!kernel)
+    throw std::runtime_error("cannot compile the kernel:\n" + errors);
+  cpu::CpuModule module = cpu::CpuModule::compile(kernel->source);
+  return runKernelOnCpu(spec, kernel->info, module.kernel(kernel->info.name),
+                        inputs);
 }
 } // namespace
 
@@ -78,7 +99,8 @@ int normc::tool::runRun(int argc, char **argv) {
   int exitCode = 0;
   std::optional<ParsedArgs> args = parseCommand(
       argc, argv, "run", kRunUsage,
-      {"--x", "--residual", "--gamma", "--beta", "--out", "--device"},
+      {"--x", "--residual", "--gamma", "--beta", "--out", "--device",
+       "--kernel"},
       {"--check"}, exitCode);
   if (!args)
     return exitCode;
@@ -90,6 +112,11 @@ int normc::tool::runRun(int argc, char **argv) {
   std::optional<std::string> xPath = args->get("--x"), out = args->get("--out");
   if (!xPath || !out) {
     usageError(std::string("run needs ") + (xPath ? "--out DIR" : "--x X.npy"));
+    return kExitUsage;
+  }
+  std::optional<std::string> kernelPath = args->get("--kernel");
+  if (kernelPath && device == "cuda") {
+    usageError("--kernel runs on the CPU device; drop --device=cuda");
     return kExitUsage;
   }
   std::optional<dsl::Spec> spec = readSpec(args->positional[0]);
@@ -167,7 +194,8 @@ int normc::tool::runRun(int argc, char **argv) {
        !checkShape(*args->get("--beta"), in.beta, {d}, "beta")))
     return kExitError;
 
-  bool onCuda = device == "cuda" || (device == "auto" && cuda::available());
+  bool onCuda = !kernelPath && (device == "cuda" ||
+                                (device == "auto" && cuda::available()));
   RunInputs inputs;
   inputs.rows = rows;
   inputs.d = d;
@@ -178,8 +206,12 @@ int normc::tool::runRun(int argc, char **argv) {
   RunOutputs result;
   auto start = std::chrono::steady_clock::now();
   try {
-    result = onCuda ? runSpecOnCuda(args->positional[0], *spec, inputs)
-                    : runSpecOnCpu(*spec, inputs);
+    if (kernelPath)
+      result = runIRFileOnCpu(*kernelPath, *spec, inputs);
+    else if (onCuda)
+      result = runSpecOnCuda(args->positional[0], *spec, inputs);
+    else
+      result = runSpecOnCpu(*spec, inputs);
   } catch (const std::exception &error) {
     llvm::errs() << args->positional[0] << ": error: " << error.what() << "\n";
     return kExitError;
@@ -256,14 +288,19 @@ int normc::tool::runRun(int argc, char **argv) {
     reference::Outputs ref = reference::evaluate(*spec, refIn);
     llvm::errs() << "normc: against the float64 reference (<= 1 keeps the "
                     "promise):\n";
-    report("y", result.y, ref.y, spec->output.value);
+    bool kept = report("y", result.y, ref.y, spec->output.value);
     if (spec->residualAdd.value)
-      report("residual_out", result.residualOut, ref.residualOut,
-             spec->input.value);
+      kept &= report("residual_out", result.residualOut, ref.residualOut,
+                     spec->input.value);
     if (!ref.mean.empty())
-      report("mean", result.mean, ref.mean, dsl::DType::F32);
+      kept &= report("mean", result.mean, ref.mean, dsl::DType::F32);
     if (!ref.rstd.empty())
-      report("rstd", result.rstd, ref.rstd, dsl::DType::F32);
+      kept &= report("rstd", result.rstd, ref.rstd, dsl::DType::F32);
+    if (!kept) {
+      llvm::errs() << args->positional[0]
+                   << ": error: the kernel breaks the promised bound\n";
+      return kExitError;
+    }
   }
   return 0;
 }

@@ -7,6 +7,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
 using namespace normc;
@@ -39,6 +41,24 @@ struct SpecCompilation::State {
 };
 
 SpecCompilation::SpecCompilation() : state(std::make_unique<State>()) {}
+
+/// The CUDA source of a kernel-level module and its first kernel's launch
+/// facts.
+static std::optional<EmittedKernel> emitKernel(ModuleOp module) {
+  std::string source;
+  llvm::raw_string_ostream os(source);
+  if (failed(emitCuda(module, os)))
+    return std::nullopt;
+  auto kernels = module.getOps<sched::KernelOp>();
+  if (kernels.empty()) {
+    module.emitError("holds no sched.kernel");
+    return std::nullopt;
+  }
+  FailureOr<KernelLaunchInfo> info = getLaunchInfo(*kernels.begin());
+  if (failed(info))
+    return std::nullopt;
+  return EmittedKernel{std::move(source), std::move(*info)};
+}
 SpecCompilation::~SpecCompilation() = default;
 
 std::unique_ptr<SpecCompilation>
@@ -68,15 +88,9 @@ SpecCompilation::emit(const ScheduleOptions &schedule, std::string &errors,
     for (auto kernel : module->getOps<sched::KernelOp>())
       kernel.setSymName(symbol);
   std::optional<EmittedKernel> kernel;
-  std::string source;
-  llvm::raw_string_ostream os(source);
   if (succeeded(assignSchedules(*module, schedule)) &&
-      succeeded(lowerToLoops(*module)) && succeeded(emitCuda(*module, os))) {
-    auto kernels = module->getOps<sched::KernelOp>();
-    FailureOr<KernelLaunchInfo> info = getLaunchInfo(*kernels.begin());
-    if (succeeded(info))
-      kernel = EmittedKernel{std::move(source), std::move(*info)};
-  }
+      succeeded(lowerToLoops(*module)))
+    kernel = emitKernel(*module);
   state->errors = nullptr;
   return kernel;
 }
@@ -89,4 +103,20 @@ normc::emitSpecKernel(const dsl::Spec &spec, std::optional<int64_t> cols,
   if (!compilation)
     return std::nullopt;
   return compilation->emit(schedule, errors);
+}
+
+std::optional<EmittedKernel> normc::emitIRFile(const std::string &path,
+                                               std::string &errors) {
+  SpecCompilation compilation;
+  SpecCompilation::State &state = *compilation.state;
+  state.errors = &errors;
+  llvm::SourceMgr sourceMgr;
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(path, sourceMgr, ParserConfig(&state.context));
+  std::optional<EmittedKernel> kernel;
+  if (module && succeeded(verify(*module)) &&
+      succeeded(lowerToSchedule(*module, ScheduleOptions())))
+    kernel = emitKernel(*module);
+  state.errors = nullptr;
+  return kernel;
 }

@@ -47,6 +47,8 @@ public:
   const ScheduleProblem &problem() const { return scheduleProblem; }
 
 private:
+  friend std::optional<EmittedKernel> emitIRFile(const std::string &path,
+                                                 std::string &errors);
   SpecCompilation();
   struct State;
   std::unique_ptr<State> state;
@@ -59,6 +61,11 @@ std::optional<EmittedKernel> emitSpecKernel(const dsl::Spec &spec,
                                             std::optional<int64_t> cols,
                                             const ScheduleOptions &schedule,
                                             std::string &errors);
+
+/// The kernel of a .mlir file at any level (its schedules as they are, the
+/// heuristic's where none is set), with diagnostics as FILE:LINE:COL.
+std::optional<EmittedKernel> emitIRFile(const std::string &path,
+                                        std::string &errors);
 
 } // namespace normc
 
