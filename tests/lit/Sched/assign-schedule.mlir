@@ -1,14 +1,9 @@
 // RUN: normc-opt %s --sched-assign-schedule --split-input-file | FileCheck %s --check-prefix=DEFAULT
-// RUN: normc-opt %s --sched-assign-schedule="threads-per-row=64 vector-width=2 row-storage=shared" --split-input-file | FileCheck %s --check-prefix=GIVEN
-// RUN: not normc-opt %s --sched-assign-schedule="row-storage=disk" --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 
 // bf16 at d = 4096: 8-element (128-bit) vectors, 512 vectors over 128
 // threads, kept in registers.
 // DEFAULT-LABEL: sched.kernel @bf16_4096
 // DEFAULT-SAME:    schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>)
-// GIVEN-LABEL:   sched.kernel @bf16_4096
-// GIVEN-SAME:      schedule(#sched.schedule<row_group, rows_per_block = 2, threads_per_row = 64, vector_width = 2, row_storage = shared>)
-// BAD: error: unknown row-storage 'disk'; expected registers, shared or global
 sched.kernel @bf16_4096 cols(4096) accumulate(f32) {
   %x = sched.buffer "x" : !sched.rows<bf16>
 }
