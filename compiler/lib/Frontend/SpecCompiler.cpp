@@ -42,22 +42,22 @@ struct SpecCompilation::State {
 
 SpecCompilation::SpecCompilation() : state(std::make_unique<State>()) {}
 
-/// The CUDA source of a kernel-level module and its first kernel's launch
+/// The CUDA source of a kernel-level module of one kernel and its launch
 /// facts.
 static std::optional<EmittedKernel> emitKernel(ModuleOp module) {
   std::string source;
   llvm::raw_string_ostream os(source);
   if (failed(emitCuda(module, os)))
     return std::nullopt;
-  auto kernels = module.getOps<sched::KernelOp>();
-  if (kernels.empty()) {
-    module.emitError("holds no sched.kernel");
+  FailureOr<std::vector<KernelLaunchInfo>> sequence = getLaunchSequence(module);
+  if (failed(sequence))
+    return std::nullopt;
+  if (sequence->size() != 1) {
+    module.emitError("holds ")
+        << sequence->size() << " kernels; a forward spec runs exactly one";
     return std::nullopt;
   }
-  FailureOr<KernelLaunchInfo> info = getLaunchInfo(*kernels.begin());
-  if (failed(info))
-    return std::nullopt;
-  return EmittedKernel{std::move(source), std::move(*info)};
+  return EmittedKernel{std::move(source), std::move(sequence->front())};
 }
 SpecCompilation::~SpecCompilation() = default;
 

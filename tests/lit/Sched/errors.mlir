@@ -220,6 +220,15 @@ sched.kernel @stat_type accumulate(f64) {
 
 // -----
 
+// expected-error @+1 {{has the launch_order 0 of @b; the kernels of a module run one after another}}
+sched.kernel @a accumulate(f32) {
+}
+// expected-error @+1 {{has the launch_order 0 of @a; the kernels of a module run one after another}}
+sched.kernel @b accumulate(f32) {
+}
+
+// -----
+
 // Kernel level: what the emitter cannot print or the GPU cannot run.
 
 sched.kernel @mixed_levels cols(64) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 4, threads_per_row = 32, vector_width = 4, row_storage = global>) {

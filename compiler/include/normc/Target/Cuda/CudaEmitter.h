@@ -20,7 +20,13 @@ namespace normc {
 /// Facts about a scheduled kernel without emitting it.
 mlir::FailureOr<KernelLaunchInfo> getLaunchInfo(sched::KernelOp kernel);
 
-/// Emits every `sched.kernel` in `module`; each must have a schedule.
+/// The launch facts of every kernel of `module`, in the order the runtime
+/// launches them (increasing launch_order).
+mlir::FailureOr<std::vector<KernelLaunchInfo>>
+getLaunchSequence(mlir::ModuleOp module);
+
+/// Emits every `sched.kernel` in `module`, in launch order; each must be
+/// lowered to loops.
 /// Errors are reported as MLIR diagnostics on the offending op.
 mlir::LogicalResult emitCuda(mlir::ModuleOp module, llvm::raw_ostream &os);
 

@@ -143,6 +143,15 @@ LogicalResult KernelOp::verify() {
   if (getCols() && (*getCols() < 1 || *getCols() > normc::kMaxCols))
     return emitOpError("cols must be in [1, ")
            << normc::kMaxCols << "], got " << *getCols();
+  if (getLaunchOrder() < 0)
+    return emitOpError("launch_order must be non-negative, got ")
+           << getLaunchOrder();
+  if (auto module = dyn_cast_or_null<ModuleOp>((*this)->getParentOp()))
+    for (auto other : module.getOps<KernelOp>())
+      if (other != *this && other.getLaunchOrder() == getLaunchOrder())
+        return emitOpError("has the launch_order ")
+               << getLaunchOrder() << " of @" << other.getSymName()
+               << "; the kernels of a module run one after another";
   llvm::StringSet<> names;
   for (auto buffer : getBody().getOps<BufferOp>())
     if (!names.insert(buffer.getName()).second)
