@@ -1,6 +1,8 @@
 //===- KernelInfoText.cpp - KernelLaunchInfo as one line of text ----------===//
 #include "normc/Abi/KernelInfo.h"
+#include "normc/Abi/Schedule.h"
 
+#include <algorithm>
 #include <sstream>
 
 using namespace normc;
@@ -101,8 +103,16 @@ normc::kernelInfoFromText(const std::string &text) {
   } catch (const std::exception &) { // stoll on a malformed number
     return std::nullopt;
   }
-  if (info.name.empty() || info.blockSize < 1 || info.rowsPerBlock < 1 ||
-      info.vectorWidth < 1 || info.params.empty())
+  // Text from a cache or a pack is checked like any input: nothing out of
+  // what a launch allows reaches a launcher.
+  bool elementSizes = std::all_of(
+      info.sharedRowElementBytes.begin(), info.sharedRowElementBytes.end(),
+      [](int64_t b) { return b == 1 || b == 2 || b == 4 || b == 8; });
+  if (info.name.empty() || info.blockSize < 1 || info.blockSize > 1024 ||
+      info.rowsPerBlock < 1 || info.rowsPerBlock > info.blockSize ||
+      info.vectorWidth < 1 || info.vectorWidth > 16 || info.launchOrder < 0 ||
+      (info.cols && (*info.cols < 1 || *info.cols > kMaxCols)) ||
+      !elementSizes || info.params.empty())
     return std::nullopt;
   return info;
 }

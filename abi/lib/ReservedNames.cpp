@@ -10,30 +10,42 @@ namespace {
 const char *const kReserved[] = {
     // C++ keywords.
     "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor",
-    "bool", "break", "case", "catch", "char", "char16_t", "char32_t",
-    "char8_t", "class", "co_await", "co_return", "co_yield", "compl",
-    "concept", "const", "const_cast", "consteval", "constexpr", "constinit",
-    "continue", "decltype", "default", "delete", "do", "double",
-    "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false",
-    "float", "for", "friend", "goto", "if", "inline", "int", "long",
-    "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr",
-    "operator", "or", "or_eq", "private", "protected", "public", "register",
-    "reinterpret_cast", "requires", "return", "short", "signed", "sizeof",
-    "static", "static_assert", "static_cast", "struct", "switch", "template",
-    "this", "thread_local", "throw", "true", "try", "typedef", "typeid",
-    "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
-    "wchar_t", "while", "xor", "xor_eq", "main",
+    "bool", "break", "case", "catch", "char", "char16_t", "char32_t", "char8_t",
+    "class", "co_await", "co_return", "co_yield", "compl", "concept", "const",
+    "const_cast", "consteval", "constexpr", "constinit", "continue", "decltype",
+    "default", "delete", "do", "double", "dynamic_cast", "else", "enum",
+    "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
+    "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept",
+    "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private",
+    "protected", "public", "register", "reinterpret_cast", "requires", "return",
+    "short", "signed", "sizeof", "static", "static_assert", "static_cast",
+    "struct", "switch", "template", "this", "thread_local", "throw", "true",
+    "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
+    "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "main",
     // CUDA built-ins, types and functions the emitted code uses.
     "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "max", "min",
-    "floor", "sqrt", "sqrtf", "rsqrt", "rsqrtf", "half", "nv_bfloat16",
-    "uint2", "uint4", "float2", "float4", "int2", "int4", "dim3", "printf",
-    "malloc", "free", "memcpy", "memset", "assert", "abs", "fabs", "fabsf",
-    "isnan", "isinf", "exp", "expf", "log", "logf", "fma", "fmaf"};
+    "floor", "sqrt", "sqrtf", "rsqrt", "rsqrtf", "half", "nv_bfloat16", "uint2",
+    "uint4", "float2", "float4", "int2", "int4", "dim3", "printf", "malloc",
+    "free", "memcpy", "memset", "assert", "abs", "fabs", "fabsf", "isnan",
+    "isinf", "exp", "expf", "log", "logf", "fma", "fmaf"};
 
 /// Locals and parameters of every emitted kernel.
-const char *const kLocals[] = {
-    "d", "cols", "rows", "row", "row_group", "limit", "pitch", "i", "c", "e",
-    "t", "w", "lane_in_row", "row_in_block", "reduce_scratch", "shared_rows"};
+const char *const kLocals[] = {"d",
+                               "cols",
+                               "rows",
+                               "row",
+                               "row_group",
+                               "limit",
+                               "pitch",
+                               "i",
+                               "c",
+                               "e",
+                               "t",
+                               "w",
+                               "lane_in_row",
+                               "row_in_block",
+                               "reduce_scratch",
+                               "shared_rows"};
 
 bool isDigits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) {
@@ -55,8 +67,7 @@ bool normc::isCIdentifier(std::string_view name) {
   auto word = [](char ch) {
     return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
   };
-  return !name.empty() &&
-         !std::isdigit(static_cast<unsigned char>(name[0])) &&
+  return !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
          std::all_of(name.begin(), name.end(), word);
 }
 
@@ -77,8 +88,8 @@ std::string normc::checkEmittedName(std::string_view name, EmittedName kind) {
       return "is a local of every emitted kernel";
   // Locals the emitter makes: c0, s1, v2, a3, region_0, NAME_row, NAME_vec,
   // NAME_stride.
-  if ((name.size() > 1 && std::string_view("csva").find(name[0]) !=
-                              std::string_view::npos &&
+  if ((name.size() > 1 &&
+       std::string_view("csva").find(name[0]) != std::string_view::npos &&
        isDigits(name.substr(1))) ||
       startsWith(name, "region_") || endsWith(name, "_row") ||
       endsWith(name, "_vec") || endsWith(name, "_stride"))

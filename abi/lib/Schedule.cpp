@@ -58,8 +58,8 @@ std::string Schedule::str() const {
   return "strategy=" + std::string(toString(strategy)) +
          ",rows_per_block=" + std::to_string(rowsPerBlock) +
          ",threads_per_row=" + std::to_string(threadsPerRow) +
-         ",vector_width=" + std::to_string(vectorWidth) + ",row_storage=" +
-         std::string(rowStorage ? toString(*rowStorage) : "");
+         ",vector_width=" + std::to_string(vectorWidth) +
+         ",row_storage=" + std::string(rowStorage ? toString(*rowStorage) : "");
 }
 
 std::optional<Schedule> Schedule::parse(std::string_view text) {
@@ -88,8 +88,7 @@ std::optional<Schedule> Schedule::parse(std::string_view text) {
       int64_t number = 0;
       auto [end, ec] =
           std::from_chars(value.data(), value.data() + value.size(), number);
-      if (ec != std::errc() || end != value.data() + value.size() ||
-          number < 1)
+      if (ec != std::errc() || end != value.data() + value.size() || number < 1)
         return std::nullopt;
       if (key == "rows_per_block")
         s.rowsPerBlock = number, bit = 4;
@@ -238,8 +237,8 @@ normc::scheduleCandidates(const ScheduleProblem &problem) {
         s.rowsPerBlock = std::max<int64_t>(1, block / threads);
         s.threadsPerRow = threads;
         s.vectorWidth = width;
-        bool fewVectors =
-            problem.cols && divideCeil(vectors, threads) <= kDefaultRegisterVectors;
+        bool fewVectors = problem.cols && divideCeil(vectors, threads) <=
+                                              kDefaultRegisterVectors;
         for (RowStorage storage :
              {RowStorage::Registers, RowStorage::Shared, RowStorage::Global}) {
           if (storage == RowStorage::Registers && !fewVectors)

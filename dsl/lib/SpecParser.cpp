@@ -65,7 +65,6 @@ static std::optional<toml::table> parseToml(std::string_view text,
 #endif
 }
 
-
 SpecParseResult parseSpecString(std::string_view text,
                                 const std::string &fileName) {
   SpecParseResult result;

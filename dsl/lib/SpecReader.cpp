@@ -8,8 +8,8 @@
 #include "SpecReader.h"
 
 #include "SpecSchema.h"
-#include "normc/Dsl/NearestKey.h"
 #include "normc/Abi/ReservedNames.h"
+#include "normc/Dsl/NearestKey.h"
 
 #include <cstdio>
 
@@ -149,7 +149,8 @@ private:
       return error(locOf(n), "'name' becomes the kernel's symbol and cannot "
                              "be a C++ keyword or a reserved name, got " +
                                  spelling(n) + ": it " +
-                                 normc::checkEmittedName(name, normc::EmittedName::Kernel));
+                                 normc::checkEmittedName(
+                                     name, normc::EmittedName::Kernel));
     if (name.size() > kMaxNameLength)
       return error(locOf(n),
                    "'name' must be at most " + std::to_string(kMaxNameLength) +

@@ -21,8 +21,7 @@ using namespace normc::test;
 
 TEST(Accuracy, OffsetRowsKeepTheMeanAndTheBound) {
   const int64_t d = 65536;
-  for (dsl::DType input :
-       {dsl::DType::F32, dsl::DType::F16, dsl::DType::BF16})
+  for (dsl::DType input : {dsl::DType::F32, dsl::DType::F16, dsl::DType::BF16})
     for (bool specialize : {true, false}) {
       dsl::Spec spec = loadShippedSpec("layernorm");
       spec.input.value = spec.output.value = input;
@@ -49,8 +48,8 @@ TEST(Accuracy, OffsetRowsKeepTheMeanAndTheBound) {
         exact /= d;
         double ulp = std::ldexp(1.0, std::ilogb(exact) - 23);
         EXPECT_LE(std::fabs(out.mean[row] - exact), ulp)
-            << what << ", row " << row << ": mean " << out.mean[row]
-            << " vs " << exact;
+            << what << ", row " << row << ": mean " << out.mean[row] << " vs "
+            << exact;
       }
     }
 }

@@ -18,10 +18,9 @@ using namespace normc::test;
 
 namespace {
 
-const char *const kSpecs[] = {"llama_rmsnorm",     "gemma_rmsnorm",
-                              "t5_rmsnorm",        "layernorm",
-                              "prmsnorm",          "partial_layernorm",
-                              "fused_add_rmsnorm"};
+const char *const kSpecs[] = {
+    "llama_rmsnorm", "gemma_rmsnorm",     "t5_rmsnorm",       "layernorm",
+    "prmsnorm",      "partial_layernorm", "fused_add_rmsnorm"};
 
 struct Shape {
   int64_t d;
@@ -74,9 +73,9 @@ TEST_P(EveryCandidate, MatchesTheReference) {
       continue;
     }
     ++launched;
-    RunOutputs out = runKernelOnCpu(spec, kernels[i],
-                                    module.kernel(kernels[i].name),
-                                    inputsOf(data), options);
+    RunOutputs out =
+        runKernelOnCpu(spec, kernels[i], module.kernel(kernels[i].name),
+                       inputsOf(data), options);
     Grade g = grade(spec, data, out);
     EXPECT_LE(g.worst(), 1.0) << candidates[i].str() << ": " << g.str();
   }

@@ -6,8 +6,8 @@
 
 #include "normc/Frontend/Pipeline.h"
 #include "normc/Frontend/SpecCompiler.h"
-#include "normc/Runtime/BuildPack.h"
 #include "normc/Frontend/SpecToNorm.h"
+#include "normc/Runtime/BuildPack.h"
 #include "normc/Runtime/Nvrtc.h"
 #include "normc/Target/Cuda/CudaEmitter.h"
 

@@ -97,11 +97,11 @@ RunOutputs runIRFileOnCpu(const std::string &path, const dsl::Spec &spec,
 
 int normc::tool::runRun(int argc, char **argv) {
   int exitCode = 0;
-  std::optional<ParsedArgs> args = parseCommand(
-      argc, argv, "run", kRunUsage,
-      {"--x", "--residual", "--gamma", "--beta", "--out", "--device",
-       "--kernel"},
-      {"--check"}, exitCode);
+  std::optional<ParsedArgs> args =
+      parseCommand(argc, argv, "run", kRunUsage,
+                   {"--x", "--residual", "--gamma", "--beta", "--out",
+                    "--device", "--kernel"},
+                   {"--check"}, exitCode);
   if (!args)
     return exitCode;
   std::string device = args->get("--device").value_or("auto");
@@ -194,8 +194,8 @@ int normc::tool::runRun(int argc, char **argv) {
        !checkShape(*args->get("--beta"), in.beta, {d}, "beta")))
     return kExitError;
 
-  bool onCuda = !kernelPath && (device == "cuda" ||
-                                (device == "auto" && cuda::available()));
+  bool onCuda = !kernelPath &&
+                (device == "cuda" || (device == "auto" && cuda::available()));
   RunInputs inputs;
   inputs.rows = rows;
   inputs.d = d;

@@ -92,6 +92,13 @@ public:
   /// before returning).
   void forward(const ForwardArgs &a, void *stream = nullptr) const;
 
+  /// Every schedule the tuner may pick for hidden size d, the heuristic's
+  /// first (as text, e.g. "strategy=row_group,rows_per_block=1,...").
+  std::vector<std::string> schedules(int64_t d) const;
+  /// forward() with the kernel of one of schedules(d) instead of the tuned
+  /// one, e.g. to check every candidate; throws Error for any other.
+  void forwardWith(const std::string &schedule, const ForwardArgs &a,
+                   void *stream = nullptr) const;
   /// Makes the kernel for (d, rows) ready without running it; returns its
   /// schedule.
   std::string prepare(int64_t d, int64_t rows) const;

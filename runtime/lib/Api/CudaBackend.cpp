@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Backend.h"
+#include "normc/Abi/Version.h"
 #include "normc/Runtime/CudaDriver.h"
 #include "normc/Runtime/DiskCache.h"
 #include "normc/Runtime/Nvrtc.h"
-#include "normc/Abi/Version.h"
 
 using namespace normc;
 using namespace normc::api;

@@ -8,8 +8,8 @@
 #include "normc/normc.h"
 
 #ifdef NORMC_HAVE_COMPILER
-#include "normc/Frontend/SpecCompiler.h"
 #include "normc/Abi/Version.h"
+#include "normc/Frontend/SpecCompiler.h"
 
 #include <map>
 #include <mutex>

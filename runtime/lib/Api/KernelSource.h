@@ -8,11 +8,11 @@
 #ifndef NORMC_LIB_API_KERNELSOURCE_H
 #define NORMC_LIB_API_KERNELSOURCE_H
 
+#include "normc/Abi/KernelInfo.h"
+#include "normc/Abi/Schedule.h"
 #include "normc/Dsl/Spec.h"
 #include "normc/Runtime/DiskCache.h"
-#include "normc/Abi/KernelInfo.h"
 #include "normc/Runtime/Pack.h"
-#include "normc/Abi/Schedule.h"
 
 #include <memory>
 #include <string>

@@ -1,13 +1,12 @@
 //===- Runtime.cpp - normc::Runtime and normc::Norm -----------------------===//
 #include "Backend.h"
-
-#include <algorithm>
 #include "KernelSource.h"
 #include "Tuner.h"
 #include "normc/Runtime/CudaDriver.h"
 #include "normc/Runtime/DiskCache.h"
 #include "normc/normc.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -73,9 +72,8 @@ std::shared_ptr<LoadedKernel> NormState::kernelFor(int64_t d,
   std::vector<Schedule> candidates = source->schedules(d);
   std::optional<Schedule> known =
       runtime->tuning->lookup(deviceKey, canonical, d, rows);
-  if (known &&
-      std::find(candidates.begin(), candidates.end(), *known) !=
-          candidates.end()) {
+  if (known && std::find(candidates.begin(), candidates.end(), *known) !=
+                   candidates.end()) {
     try {
       auto kernel = backend.load(source->kernel(d, *known), canonical, d);
       keep(key, kernel, known->str());
@@ -111,20 +109,53 @@ const std::string &Norm::name() const {
 
 DeviceKind Norm::device() const { return state->runtime->backend->kind(); }
 
-std::string Norm::prepare(int64_t d, int64_t rows) const {
+static void checkShape(int64_t rows, int64_t d) {
   if (d < 1 || rows < 0)
     throw Error("invalid shape [" + std::to_string(rows) + ", " +
                 std::to_string(d) + "]");
+}
+
+/// Launches `kernel` on the buffers of `a`.
+static void launchOn(Backend &backend, const LoadedKernel &kernel,
+                     const ForwardArgs &a, void *stream);
+
+std::string Norm::prepare(int64_t d, int64_t rows) const {
+  checkShape(rows, d);
   state->kernelFor(d, rows);
   std::shared_lock lock(state->mutex);
   return state->schedules.at({d, rowsBucket(rows)});
 }
 
 void Norm::forward(const ForwardArgs &a, void *stream) const {
-  if (a.d < 1 || a.rows < 0)
-    throw Error("invalid shape [" + std::to_string(a.rows) + ", " +
-                std::to_string(a.d) + "]");
-  std::shared_ptr<LoadedKernel> kernel = state->kernelFor(a.d, a.rows);
+  checkShape(a.rows, a.d);
+  launchOn(*state->runtime->backend, *state->kernelFor(a.d, a.rows), a, stream);
+}
+
+std::vector<std::string> Norm::schedules(int64_t d) const {
+  checkShape(0, d);
+  std::vector<std::string> out;
+  for (const Schedule &s : state->source->schedules(d))
+    out.push_back(s.str());
+  return out;
+}
+
+void Norm::forwardWith(const std::string &schedule, const ForwardArgs &a,
+                       void *stream) const {
+  checkShape(a.rows, a.d);
+  std::optional<Schedule> wanted = Schedule::parse(schedule);
+  std::vector<Schedule> candidates = state->source->schedules(a.d);
+  if (!wanted || std::find(candidates.begin(), candidates.end(), *wanted) ==
+                     candidates.end())
+    throw Error("'" + schedule + "' is not a schedule candidate of '" + name() +
+                "' at d = " + std::to_string(a.d));
+  Backend &backend = *state->runtime->backend;
+  std::shared_ptr<LoadedKernel> kernel =
+      backend.load(state->source->kernel(a.d, *wanted), state->canonical, a.d);
+  launchOn(backend, *kernel, a, stream);
+}
+
+static void launchOn(Backend &backend, const LoadedKernel &kernel,
+                     const ForwardArgs &a, void *stream) {
   KernelArgs args;
   args.rows = a.rows;
   args.cols = a.d;
@@ -148,7 +179,7 @@ void Norm::forward(const ForwardArgs &a, void *stream) const {
   stride("residual", a.residualStride);
   stride("y", a.yStride);
   stride("residual_out", a.residualOutStride);
-  state->runtime->backend->launch(*kernel, args, stream);
+  backend.launch(kernel, args, stream);
 }
 
 TuneReport

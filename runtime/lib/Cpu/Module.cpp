@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "normc/Abi/ReadFile.h"
 #include "normc/Runtime/CpuDevice.h"
 #include "normc/Runtime/DiskCache.h"
-#include "normc/Abi/ReadFile.h"
 
 #include "../Cache/AtomicWrite.h"
 

@@ -73,9 +73,9 @@ RunOutputs normc::runKernelOnCpu(const dsl::Spec &spec,
                                  const RunInputs &in,
                                  const RunOptions &options) {
   if (info.cols && *info.cols != in.d)
-    throw std::runtime_error("kernel '" + info.name + "' is specialized for d = " +
-                             std::to_string(*info.cols) + ", not " +
-                             std::to_string(in.d));
+    throw std::runtime_error(
+        "kernel '" + info.name + "' is specialized for d = " +
+        std::to_string(*info.cols) + ", not " + std::to_string(in.d));
   // An empty array may come without data.
   auto need = [&](const double *p, const char *what, size_t count) {
     if (!p && count)

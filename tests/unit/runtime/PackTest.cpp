@@ -73,7 +73,18 @@ TEST(KernelInfoText, MalformedIsRejected) {
         "name=k cols=1 block=1 rows_per_block=1 vector_width=1 shared= "
         "params=x:bogus:f32:r",
         "name=k cols=1 block=1 rows_per_block=1 vector_width=1 color=red "
-        "params=x:rows:f32:r"})
+        "params=x:rows:f32:r",
+        // Well-formed, but nothing a launch allows.
+        "name=k cols=1 block=4096 rows_per_block=1 vector_width=1 shared= "
+        "params=x:rows:f32:r",
+        "name=k cols=1 block=32 rows_per_block=64 vector_width=1 shared= "
+        "params=x:rows:f32:r",
+        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 shared=3 "
+        "params=x:rows:f32:r",
+        "name=k cols=0 block=32 rows_per_block=1 vector_width=1 shared= "
+        "params=x:rows:f32:r",
+        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
+        "launch_order=-1 shared= params=x:rows:f32:r"})
     EXPECT_FALSE(kernelInfoFromText(text)) << text;
 }
 
@@ -82,8 +93,10 @@ TEST_F(PackTest, WritesAndReadsBack) {
   pack.normcVersion = "9.9";
   pack.specToml = "name = \"llama\"\n";
   pack.cols = 4096;
-  pack.candidates = {{Schedule::rowGroup(1, 128, 8, RowStorage::Registers), "// one\n", sampleInfo()},
-                     {Schedule::rowGroup(4, 32, 4, RowStorage::Global), "// two\n", sampleInfo()}};
+  pack.candidates = {{Schedule::rowGroup(1, 128, 8, RowStorage::Registers),
+                      "// one\n", sampleInfo()},
+                     {Schedule::rowGroup(4, 32, 4, RowStorage::Global),
+                      "// two\n", sampleInfo()}};
   std::string dir = (root / "pack").string();
   writePack(dir, pack);
   Pack back = readPack(dir);
@@ -108,7 +121,8 @@ TEST_F(PackTest, RefusesToReplaceAFolderThatIsNotAPack) {
   fs::create_directories(root / "data");
   std::ofstream(root / "data" / "precious.txt") << "keep me";
   Pack pack;
-  pack.candidates = {{Schedule::rowGroup(1, 32, 1, RowStorage::Global), "", sampleInfo()}};
+  pack.candidates = {
+      {Schedule::rowGroup(1, 32, 1, RowStorage::Global), "", sampleInfo()}};
   EXPECT_THROW(writePack((root / "data").string(), pack), PackError);
   EXPECT_TRUE(fs::exists(root / "data" / "precious.txt"));
 }

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Tuner.h"
-#include "normc/Runtime/HostData.h"
 #include "normc/Abi/Schedule.h"
+#include "normc/Runtime/HostData.h"
 #include "normc/normc.h"
 
 #include <gtest/gtest.h>
@@ -161,7 +161,8 @@ TEST_F(RuntimeApi, TuningIsStoredAndReusedByLaterRuntimes) {
 
 // An entry in the tuning database wins over the heuristic default.
 TEST_F(RuntimeApi, ATuningDatabaseEntryIsUsed) {
-  Schedule stored = Schedule::rowGroup(4, 32, 4, RowStorage::Global); // the default at d = 64 differs
+  Schedule stored = Schedule::rowGroup(
+      4, 32, 4, RowStorage::Global); // the default at d = 64 differs
   dsl::SpecParseResult parsed = dsl::parseSpecString(kRmsNorm, "t.toml");
   ASSERT_TRUE(parsed.spec);
   ASSERT_FALSE(defaultSchedule({64, 32}) == stored);

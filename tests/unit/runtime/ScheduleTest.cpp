@@ -58,20 +58,20 @@ TEST(Schedule, CheckNamesTheBrokenRule) {
   EXPECT_NE(checkSchedule(Schedule::rowGroup(3, 8, 8, RowStorage::Global))
                 .find("whole warps"),
             std::string::npos);
-  EXPECT_NE(checkSchedule(Schedule::rowGroup(1 << 30, 1 << 10, 8,
-                                             RowStorage::Global))
-                .find("[1, 1024]"),
-            std::string::npos);
+  EXPECT_NE(
+      checkSchedule(Schedule::rowGroup(1 << 30, 1 << 10, 8, RowStorage::Global))
+          .find("[1, 1024]"),
+      std::string::npos);
   ScheduleProblem runtimeD{std::nullopt, 16};
   EXPECT_NE(checkSchedule(Schedule::rowGroup(1, 128, 8, RowStorage::Registers),
                           &runtimeD)
                 .find("cols fixed"),
             std::string::npos);
   ScheduleProblem f32{4096, 32};
-  EXPECT_NE(checkSchedule(Schedule::rowGroup(1, 128, 8, RowStorage::Global),
-                          &f32)
-                .find("128 bits"),
-            std::string::npos);
+  EXPECT_NE(
+      checkSchedule(Schedule::rowGroup(1, 128, 8, RowStorage::Global), &f32)
+          .find("128 bits"),
+      std::string::npos);
 }
 
 TEST(Schedule, CompletingOptionsKeepsWhatWasGiven) {

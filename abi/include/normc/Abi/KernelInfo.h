@@ -1,8 +1,8 @@
 //===- KernelInfo.h - What a host needs to launch an emitted kernel -------===//
 //
 // Read off the kernel-level sched IR (normc::getLaunchInfo); launchers (CPU
-// device, CUDA driver) use it, and packs and caches store it as text. Plain C++ so that a runtime built without
-// LLVM can launch kernels too.
+// device, CUDA driver) use it, and packs and caches store it as text. Plain C++
+// so that a runtime built without LLVM can launch kernels too.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NORMC_ABI_KERNELINFO_H

@@ -9,8 +9,7 @@ namespace normc {
 
 /// Appends the bytes of the file at `path` to `text`; returns the reason
 /// (strerror) on failure, nullopt on success.
-std::optional<std::string> readFile(const std::string &path,
-                                    std::string &text);
+std::optional<std::string> readFile(const std::string &path, std::string &text);
 
 } // namespace normc
 

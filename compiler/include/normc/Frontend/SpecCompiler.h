@@ -32,9 +32,9 @@ class SpecCompilation {
 public:
   /// Nullopt (and the diagnostics, one per line, appended to `errors`) when
   /// the spec does not lower.
-  static std::unique_ptr<SpecCompilation>
-  create(const dsl::Spec &spec, std::optional<int64_t> cols,
-         std::string &errors);
+  static std::unique_ptr<SpecCompilation> create(const dsl::Spec &spec,
+                                                 std::optional<int64_t> cols,
+                                                 std::string &errors);
   ~SpecCompilation();
 
   /// `symbol`, when given, renames the kernel, so that the kernels of

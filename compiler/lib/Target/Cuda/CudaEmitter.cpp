@@ -120,9 +120,7 @@ public:
   LogicalResult emit();
 
 private:
-  std::string fresh(char prefix) {
-    return prefix + std::to_string(counter++);
-  }
+  std::string fresh(char prefix) { return prefix + std::to_string(counter++); }
   std::string cvt(Type to, StringRef value) {
     return ("NORMC_CVT(" + typeName(to) + ", " + value + ")").str();
   }
@@ -310,8 +308,8 @@ LogicalResult KernelEmitter::print(ForChunksOp op) {
     os << "const int c = (i * " << schedule.threadsPerRow
        << " + lane_in_row) * " << width << ";\n";
   } else {
-    os << "for (int c = lane_in_row * " << width << "; c < d; c += "
-       << schedule.threadsPerRow * width << ") {\n";
+    os << "for (int c = lane_in_row * " << width
+       << "; c < d; c += " << schedule.threadsPerRow * width << ") {\n";
     os.indent();
   }
   if (failed(emitBlock(op.getBody().front())))
@@ -322,8 +320,8 @@ LogicalResult KernelEmitter::print(ForChunksOp op) {
 
 void KernelEmitter::print(AllocRowOp op) {
   std::string name = fresh('v');
-  os << "alignas(16) " << typeName(getElementType(op.getType())) << " "
-     << name << "[" << op.getVectors() << "][" << width << "];\n";
+  os << "alignas(16) " << typeName(getElementType(op.getType())) << " " << name
+     << "[" << op.getVectors() << "][" << width << "];\n";
   names[op] = name;
 }
 
@@ -587,7 +585,8 @@ LogicalResult normc::emitCuda(ModuleOp module, llvm::raw_ostream &rawOs) {
   emitCudaSupport(os);
   for (const KernelLaunchInfo &info : *sequence) {
     os << "\n";
-    auto kernel = cast<KernelOp>(SymbolTable::lookupSymbolIn(module, info.name));
+    auto kernel =
+        cast<KernelOp>(SymbolTable::lookupSymbolIn(module, info.name));
     if (failed(KernelEmitter(kernel, info, os).emit()))
       return failure();
   }

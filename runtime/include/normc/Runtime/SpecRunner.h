@@ -58,8 +58,7 @@ RunOutputs runSpecOnCpu(const dsl::Spec &spec, const RunInputs &inputs,
 /// Runs an already compiled kernel of `spec` (options.schedule, specialize,
 /// compile and mutateSource do not apply).
 RunOutputs runKernelOnCpu(const dsl::Spec &spec, const KernelLaunchInfo &info,
-                          const cpu::CpuKernel &kernel,
-                          const RunInputs &inputs,
+                          const cpu::CpuKernel &kernel, const RunInputs &inputs,
                           const RunOptions &options = {});
 
 } // namespace normc

@@ -9,8 +9,8 @@
 #ifndef NORMC_TARGET_CUDA_CUDAEMITTER_H
 #define NORMC_TARGET_CUDA_CUDAEMITTER_H
 
-#include "normc/Dialect/Sched/IR/SchedOps.h"
 #include "normc/Abi/KernelInfo.h"
+#include "normc/Dialect/Sched/IR/SchedOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"

@@ -45,7 +45,9 @@ normc::ScheduleProblem normc::sched::getScheduleProblem(KernelOp kernel) {
 // Types
 //===----------------------------------------------------------------------===//
 
-static bool isStorageFloat(Type t) { return t.isF32() || t.isF16() || t.isBF16(); }
+static bool isStorageFloat(Type t) {
+  return t.isF32() || t.isF16() || t.isBF16();
+}
 static bool isAccumulateFloat(Type t) { return isStorageFloat(t) || t.isF64(); }
 
 static LogicalResult verifyElement(function_ref<InFlightDiagnostic()> emitError,
@@ -53,7 +55,8 @@ static LogicalResult verifyElement(function_ref<InFlightDiagnostic()> emitError,
   if (accumulate ? isAccumulateFloat(element) : isStorageFloat(element))
     return success();
   return emitError() << "element type must be "
-                     << (accumulate ? "f64, f32, f16 or bf16" : "f32, f16 or bf16")
+                     << (accumulate ? "f64, f32, f16 or bf16"
+                                    : "f32, f16 or bf16")
                      << ", got " << element;
 }
 
@@ -137,15 +140,16 @@ bool KernelOp::isLowered() {
 }
 
 LogicalResult KernelOp::verify() {
-  std::string why = normc::checkEmittedName(getSymName(), normc::EmittedName::Kernel);
+  std::string why =
+      normc::checkEmittedName(getSymName(), normc::EmittedName::Kernel);
   if (!why.empty())
     return emitOpError("symbol '") << getSymName() << "' " << why;
   if (getCols() && (*getCols() < 1 || *getCols() > normc::kMaxCols))
     return emitOpError("cols must be in [1, ")
            << normc::kMaxCols << "], got " << *getCols();
-  if (getLaunchOrder() < 0)
+  if (getLaunchOrderAttr().getInt() < 0)
     return emitOpError("launch_order must be non-negative, got ")
-           << getLaunchOrder();
+           << getLaunchOrderAttr().getInt();
   if (auto module = dyn_cast_or_null<ModuleOp>((*this)->getParentOp()))
     for (auto other : module.getOps<KernelOp>())
       if (other != *this && other.getLaunchOrder() == getLaunchOrder())
@@ -219,8 +223,7 @@ LogicalResult KernelOp::verifyRegions() {
   WalkResult walk = getBody().walk([&](Operation *op) -> WalkResult {
     if (op->getDialect() && op->getDialect()->getNamespace() == "sched") {
       bool rowLevel = isa<LoadRowOp, MapOp, ReduceOp, StoreRowOp>(op);
-      bool kernelLevel =
-          isa<ForRowGroupsOp, SharedRowsOp, SharedScratchOp>(op);
+      bool kernelLevel = isa<ForRowGroupsOp, SharedRowsOp, SharedScratchOp>(op);
       if (lowered && rowLevel)
         return op->emitOpError("is a row-level op in a kernel already lowered "
                                "to loops");
@@ -263,7 +266,8 @@ LogicalResult KernelOp::verifyRegions() {
 }
 
 LogicalResult BufferOp::verify() {
-  std::string why = normc::checkEmittedName(getName(), normc::EmittedName::Parameter);
+  std::string why =
+      normc::checkEmittedName(getName(), normc::EmittedName::Parameter);
   if (!why.empty())
     return emitOpError("name '") << getName() << "' " << why;
   return success();
@@ -286,8 +290,8 @@ static LogicalResult verifyBody(Operation *op, Region &body, TypeRange inputs,
     if (arg.getType() != getElementType(input))
       return op->emitOpError("body argument of type ")
              << arg.getType() << " for an operand of " << input;
-  auto yield = dyn_cast_or_null<YieldOp>(
-      block.empty() ? nullptr : &block.back());
+  auto yield =
+      dyn_cast_or_null<YieldOp>(block.empty() ? nullptr : &block.back());
   if (!yield)
     return op->emitOpError("body must end with sched.yield");
   if (yield.getValue().getType() != yielded)
@@ -403,10 +407,9 @@ LogicalResult ForChunksOp::verify() {
   if (auto unrolled = getUnrolled()) {
     if (!kernel.getCols())
       return emitOpError("unrolled needs cols fixed at compile time");
-    int64_t expected =
-        normc::vectorsPerThread(kernel.getScheduleAttr().getValue(),
-                                *kernel.getCols());
-    if (*unrolled != expected)
+    int64_t expected = normc::vectorsPerThread(
+        kernel.getScheduleAttr().getValue(), *kernel.getCols());
+    if (static_cast<int64_t>(*unrolled) != expected)
       return emitOpError("unrolled(")
              << *unrolled << ") must cover the row: " << expected
              << " chunks a thread";
@@ -479,9 +482,9 @@ LogicalResult WarpSumOp::verify() {
            << lanes;
   if (ScheduleAttr schedule = scheduleOf(*this))
     if (lanes > schedule.getValue().threadsPerRow)
-      return emitOpError("sums ") << lanes << " lanes, but a row has only "
-                                  << schedule.getValue().threadsPerRow
-                                  << " threads";
+      return emitOpError("sums ")
+             << lanes << " lanes, but a row has only "
+             << schedule.getValue().threadsPerRow << " threads";
   return verifyAccumulateType(*this, getType());
 }
 
@@ -489,7 +492,8 @@ static LogicalResult verifyScratchUse(Operation *op, Value scratch) {
   auto decl = scratch.getDefiningOp<SharedScratchOp>();
   ScheduleAttr schedule = scheduleOf(op);
   if (decl && schedule &&
-      decl.getWarps() * 32 != schedule.getValue().threadsPerRow)
+      static_cast<int64_t>(decl.getWarps()) * 32 !=
+          schedule.getValue().threadsPerRow)
     return op->emitOpError("the scratch has ")
            << decl.getWarps() << " warps a row, but a row has "
            << schedule.getValue().threadsPerRow << " threads";

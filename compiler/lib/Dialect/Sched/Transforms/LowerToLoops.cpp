@@ -76,8 +76,8 @@ private:
   ForChunksOp chunkLoop;
   llvm::DenseMap<Value, Value> chunks; // in the current chunk loop
 
-  llvm::DenseMap<Value, Value> kept;   // row value -> its storage
-  llvm::DenseMap<Value, Value> home;   // row value -> a buffer holding it
+  llvm::DenseMap<Value, Value> kept;        // row value -> its storage
+  llvm::DenseMap<Value, Value> home;        // row value -> a buffer holding it
   llvm::DenseMap<Value, Value> sharedSlots; // row value -> its region
   SharedScratchOp scratch;
 };
@@ -143,9 +143,9 @@ void KernelLowering::keep(Value row) {
   Type element = getElementType(row.getType());
   Value storage;
   if (*schedule.rowStorage == normc::RowStorage::Registers) {
-    storage = AllocRowOp::create(
-        b, loc, KeptType::get(b.getContext(), element),
-        b.getI64IntegerAttr(normc::vectorsPerThread(schedule, *kernel.getCols())));
+    storage = AllocRowOp::create(b, loc, KeptType::get(b.getContext(), element),
+                                 b.getI64IntegerAttr(normc::vectorsPerThread(
+                                     schedule, *kernel.getCols())));
   } else {
     storage = sharedSlots.lookup(row);
   }
@@ -170,9 +170,9 @@ void KernelLowering::store(StoreRowOp op) {
 Value KernelLowering::reduce(ReduceOp op) {
   Location loc = op.getLoc();
   Type acc = op.getType();
-  auto accumulator = AccumulatorOp::create(
-      b, loc, AccumulatorType::get(b.getContext(), acc),
-      /*compensated=*/acc.isF32());
+  auto accumulator =
+      AccumulatorOp::create(b, loc, AccumulatorType::get(b.getContext(), acc),
+                            /*compensated=*/acc.isF32());
   openChunkLoop(loc);
   SmallVector<Value> inputs;
   for (Value input : op.getInputs())
@@ -191,8 +191,9 @@ Value KernelLowering::reduce(ReduceOp op) {
 Value KernelLowering::crossThreadSum(Location loc, Value value) {
   int64_t threads = schedule.threadsPerRow;
   if (threads > 1)
-    value = WarpSumOp::create(b, loc, value.getType(), value,
-                              b.getI64IntegerAttr(std::min<int64_t>(threads, 32)));
+    value =
+        WarpSumOp::create(b, loc, value.getType(), value,
+                          b.getI64IntegerAttr(std::min<int64_t>(threads, 32)));
   if (threads <= 32)
     return value;
   if (!scratch) {

@@ -1,0 +1,232 @@
+//===- normc-pack-check.cpp - Every kernel of a pack against the reference ===//
+//
+//   normc-pack-check [--device=auto|cpu|cuda] [--rows=N] PACK_DIR...
+//
+// For each pack (normc compile --emit=pack), runs every schedule candidate
+// through the public API (Norm::forwardWith) on seeded inputs, with every
+// output first filled with NaN, and grades it against the float64
+// reference (contract section 4). Prints one line per candidate and a
+// summary; exits 1 when any candidate breaks the bound or fails to run.
+// Needs no LLVM: it is built by the runtime-only build too, for GPU
+// machines (scripts/gpu-check.sh).
+//
+//===----------------------------------------------------------------------===//
+#include "normc/Dsl/Spec.h"
+#include "normc/Reference/Reference.h"
+#include "normc/Runtime/CudaDriver.h"
+#include "normc/Runtime/HostData.h"
+#include "normc/normc.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace normc;
+
+namespace {
+
+/// A buffer of the spec's type on the device the runtime uses.
+class DeviceArray {
+public:
+  DeviceArray(bool cuda, std::string type, const std::vector<double> &values)
+      : type(std::move(type)), count(values.size()),
+        bytes(host::encode(this->type, values.data(), count)) {
+    if (cuda) {
+      device = std::make_unique<cuda::Buffer>(0, bytes.size());
+      device->upload(bytes.data(), bytes.size());
+    }
+  }
+  void *data() {
+    return device ? device->get() : static_cast<void *>(bytes.data());
+  }
+  std::vector<double> values() {
+    if (device)
+      device->download(bytes.data(), bytes.size());
+    return host::decode(type, bytes.data(), count);
+  }
+
+private:
+  std::string type;
+  size_t count;
+  std::vector<unsigned char> bytes;
+  std::unique_ptr<cuda::Buffer> device;
+};
+
+std::vector<double> draw(std::mt19937_64 &rng, size_t count, dsl::DType type,
+                         double mean, double std) {
+  std::normal_distribution<double> normal(mean, std);
+  std::vector<double> v(count);
+  for (double &e : v)
+    e = reference::roundTo(type, normal(rng));
+  return v;
+}
+
+double worstOf(const std::vector<double> &got, const std::vector<double> &ref,
+               dsl::DType type) {
+  double worst = 0;
+  for (size_t i = 0; i < ref.size(); ++i)
+    worst = std::max(worst, reference::errorFraction(got[i], ref[i], type));
+  return worst;
+}
+
+struct Tally {
+  int passed = 0, failed = 0;
+};
+
+/// Runs every candidate of one pack at hidden size d; returns the tally.
+Tally checkPack(const std::string &dir, Runtime &runtime, int64_t rows) {
+  Tally tally;
+  std::ifstream file(dir + "/spec.toml");
+  std::stringstream toml;
+  toml << file.rdbuf();
+  dsl::SpecParseResult parsed =
+      dsl::parseSpecString(toml.str(), dir + "/spec.toml");
+  if (!parsed.spec) {
+    std::printf("%s: error: the pack's spec does not parse\n", dir.c_str());
+    ++tally.failed;
+    return tally;
+  }
+  const dsl::Spec &spec = *parsed.spec;
+  Norm norm = runtime.loadPack(dir);
+  int64_t d = 0;
+  {
+    std::ifstream manifest(dir + "/manifest.txt");
+    std::string word, value;
+    while (manifest >> word)
+      if (word == "cols" && manifest >> value)
+        d = value == "runtime" ? 1000 : std::stoll(value);
+  }
+  bool cuda = runtime.device() == DeviceKind::Cuda;
+  std::mt19937_64 rng(17);
+  std::string input(dsl::toString(spec.input.value)),
+      output(dsl::toString(spec.output.value)),
+      params(dsl::toString(spec.params.value));
+  std::vector<double> x = draw(rng, rows * d, spec.input.value, 0, 1), r, gamma,
+                      beta;
+  if (spec.residualAdd.value)
+    r = draw(rng, rows * d, spec.input.value, 0, 1);
+  if (spec.gain.value)
+    gamma = draw(rng, d, spec.params.value, 1, 0.1);
+  if (spec.bias.value)
+    beta = draw(rng, d, spec.params.value, 0, 0.1);
+  reference::Inputs in;
+  in.x = x.data();
+  in.residual = r.empty() ? nullptr : r.data();
+  in.gamma = gamma.empty() ? nullptr : gamma.data();
+  in.beta = beta.empty() ? nullptr : beta.data();
+  in.rows = rows;
+  in.d = d;
+  in.xStride = in.residualStride = d;
+  reference::Outputs ref = reference::evaluate(spec, in);
+
+  std::vector<double> nanRows(rows * d,
+                              std::numeric_limits<double>::quiet_NaN());
+  std::vector<double> nanStats(rows, std::numeric_limits<double>::quiet_NaN());
+  for (const std::string &schedule : norm.schedules(d)) {
+    double worst = 0;
+    std::string note;
+    try {
+      DeviceArray dx(cuda, input, x), dr(cuda, input, r),
+          dg(cuda, params, gamma), db(cuda, params, beta),
+          dy(cuda, output, nanRows),
+          dh(cuda, input,
+             spec.residualAdd.value ? nanRows : std::vector<double>()),
+          dmean(cuda, "f32", nanStats), drstd(cuda, "f32", nanStats);
+      ForwardArgs a;
+      a.rows = rows;
+      a.d = d;
+      a.x = dx.data();
+      a.residual = r.empty() ? nullptr : dr.data();
+      a.gamma = gamma.empty() ? nullptr : dg.data();
+      a.beta = beta.empty() ? nullptr : db.data();
+      a.y = dy.data();
+      a.residualOut = spec.residualAdd.value ? dh.data() : nullptr;
+      a.mean = spec.saveStats.value && spec.center.value
+                   ? static_cast<float *>(dmean.data())
+                   : nullptr;
+      a.rstd =
+          spec.saveStats.value ? static_cast<float *>(drstd.data()) : nullptr;
+      norm.forwardWith(schedule, a);
+      if (cuda)
+        cuda::synchronize();
+      worst = worstOf(dy.values(), ref.y, spec.output.value);
+      if (spec.residualAdd.value)
+        worst = std::max(
+            worst, worstOf(dh.values(), ref.residualOut, spec.input.value));
+      if (a.mean)
+        worst =
+            std::max(worst, worstOf(dmean.values(), ref.mean, dsl::DType::F32));
+      if (a.rstd)
+        worst =
+            std::max(worst, worstOf(drstd.values(), ref.rstd, dsl::DType::F32));
+    } catch (const std::exception &error) {
+      note = error.what();
+    }
+    // A shared-memory row that does not fit the device at this d is refused
+    // at load, as the tuner refuses it: not a wrong kernel.
+    bool refused = note.find("shared memory") != std::string::npos;
+    bool ok = refused || (note.empty() && worst <= 1.0);
+    ok ? ++tally.passed : ++tally.failed;
+    std::printf("%-4s %s d=%lld %s: %s\n", ok ? "ok" : "FAIL",
+                spec.name.value.c_str(), (long long)d, schedule.c_str(),
+                note.empty() ? (std::to_string(worst) + " of the bound").c_str()
+                             : note.c_str());
+  }
+  return tally;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  RuntimeOptions options;
+  options.autotune = 0;
+  int64_t rows = 37;
+  std::vector<std::string> packs;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--device=cpu")
+      options.device = DeviceKind::Cpu;
+    else if (arg == "--device=cuda")
+      options.device = DeviceKind::Cuda;
+    else if (arg.rfind("--rows=", 0) == 0)
+      rows = std::max(1LL, std::atoll(arg.c_str() + 7));
+    else if (arg == "--device=auto")
+      continue;
+    else if (!arg.empty() && arg[0] != '-')
+      packs.push_back(arg);
+    else {
+      std::fprintf(stderr,
+                   "usage: %s [--device=auto|cpu|cuda] [--rows=N] PACK...\n",
+                   argv[0]);
+      return 2;
+    }
+  }
+  if (packs.empty()) {
+    std::fprintf(stderr, "%s: error: no pack given\n", argv[0]);
+    return 2;
+  }
+  try {
+    Runtime runtime(options);
+    std::printf("device: %s\n", runtime.deviceName().c_str());
+    Tally total;
+    for (const std::string &pack : packs) {
+      Tally t = checkPack(pack, runtime, rows);
+      total.passed += t.passed;
+      total.failed += t.failed;
+    }
+    std::printf("summary: %d candidate kernels keep the bound, %d fail\n",
+                total.passed, total.failed);
+    return total.failed ? 1 : 0;
+  } catch (const std::exception &error) {
+    std::fprintf(stderr, "%s: error: %s\n", argv[0], error.what());
+    return 1;
+  }
+}
