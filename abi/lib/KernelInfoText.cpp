@@ -16,6 +16,8 @@ const char *kindName(KernelParam::Kind kind) {
     return "stride";
   case KernelParam::Kind::Features:
     return "features";
+  case KernelParam::Kind::Partials:
+    return "partials";
   case KernelParam::Kind::Stats:
     return "stats";
   case KernelParam::Kind::RowCount:
@@ -29,6 +31,7 @@ const char *kindName(KernelParam::Kind kind) {
 std::optional<KernelParam::Kind> kindFrom(const std::string &name) {
   using Kind = KernelParam::Kind;
   for (Kind k : {Kind::Rows, Kind::RowStride, Kind::Features, Kind::Stats,
+                 Kind::Partials,
                  Kind::RowCount, Kind::Cols})
     if (name == kindName(k))
       return k;

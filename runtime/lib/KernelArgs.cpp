@@ -22,7 +22,8 @@ PackedArgs::PackedArgs(const KernelLaunchInfo &info, const KernelArgs &args)
     switch (param.kind) {
     case KernelParam::Kind::Rows:
     case KernelParam::Kind::Features:
-    case KernelParam::Kind::Stats: {
+    case KernelParam::Kind::Stats:
+    case KernelParam::Kind::Partials: {
       auto it = args.buffers.find(param.name);
       if (it == args.buffers.end() || !it->second)
         throw std::invalid_argument("kernel '" + info.name +

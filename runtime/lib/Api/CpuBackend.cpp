@@ -17,6 +17,8 @@ size_t api::bufferBytes(const KernelParam &param, int64_t rows, int64_t d) {
     return d * host::elementBytes(param.elementType);
   case KernelParam::Kind::Stats:
     return rows * host::elementBytes(param.elementType);
+  case KernelParam::Kind::Partials: // at most one partial row per row
+    return rows * d * host::elementBytes(param.elementType);
   default:
     return 0;
   }

@@ -18,14 +18,26 @@ namespace normc {
 
 /// One kernel parameter, in order.
 struct KernelParam {
-  enum class Kind { Rows, RowStride, Features, Stats, RowCount, Cols };
+  /// Partials: a [blocks, d] buffer of per-block per-feature sums (a
+  /// sched.reduce_rows writes row blockIdx.x; a later kernel reads them all,
+  /// taking the number of partial rows as its `rows`).
+  enum class Kind {
+    Rows,
+    RowStride,
+    Features,
+    Stats,
+    Partials,
+    RowCount,
+    Cols
+  };
   Kind kind;
   std::string name;        // "x", "x_stride", "gamma", "rows", "cols"
   std::string elementType; // "bf16", "f16", "f32" (empty for integers)
   bool written = false;
 
   bool isBuffer() const {
-    return kind == Kind::Rows || kind == Kind::Features || kind == Kind::Stats;
+    return kind == Kind::Rows || kind == Kind::Features ||
+           kind == Kind::Stats || kind == Kind::Partials;
   }
 };
 

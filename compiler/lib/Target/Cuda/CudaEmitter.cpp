@@ -71,6 +71,7 @@ FailureOr<KernelLaunchInfo> normc::getLaunchInfo(KernelOp kernel) {
     Kind kind = llvm::TypeSwitch<Type, Kind>(buffer.getType())
                     .Case<RowsType>([](auto) { return Kind::Rows; })
                     .Case<FeaturesType>([](auto) { return Kind::Features; })
+                    .Case<PartialsType>([](auto) { return Kind::Partials; })
                     .Default([](Type) { return Kind::Stats; });
     // Written when an op declares a write to it.
     bool written = llvm::any_of(buffer->getUsers(), [&](Operation *user) {
@@ -182,7 +183,15 @@ private:
   void print(ScratchWriteOp op);
   void print(ScratchSumOp op);
   void print(StoreStatOp op);
+  LogicalResult print(AccumulateRowOp op);
+  void print(StorePartialsOp op);
+  void print(SumPartialsOp op);
   LogicalResult printScalar(Operation &op);
+  /// This chunk's element e of a kept row: `v[i][e]` or `v[c + e]`.
+  std::string keptElement(Value kept) {
+    return names[kept] +
+           (kept.getDefiningOp<AllocRowOp>() ? "[i][e]" : "[c + e]");
+  }
 
   KernelOp kernel;
   Schedule schedule;
@@ -344,13 +353,10 @@ void KernelEmitter::print(ReadKeptOp op) {
 }
 
 void KernelEmitter::print(KeepOp op) {
-  std::string storage = names[op.getDest()];
   os << "#pragma unroll\n";
   os << "for (int e = 0; e < " << width << "; ++e)\n";
-  if (op.getDest().getDefiningOp<AllocRowOp>())
-    os << "  " << storage << "[i][e] = " << names[op.getValue()] << "[e];\n";
-  else
-    os << "  " << storage << "[c + e] = " << names[op.getValue()] << "[e];\n";
+  os << "  " << keptElement(op.getDest()) << " = " << names[op.getValue()]
+     << "[e];\n";
 }
 
 FailureOr<std::string> KernelEmitter::emitElementBody(Region &body,
@@ -462,6 +468,56 @@ void KernelEmitter::print(StoreStatOp op) {
      << ";\n";
 }
 
+LogicalResult KernelEmitter::print(AccumulateRowOp op) {
+  os << "if (row < rows) {\n";
+  os.indent();
+  openElementLoop();
+  FailureOr<std::string> term = emitElementBody(op.getBody(), op.getInputs());
+  if (failed(term))
+    return failure();
+  os << keptElement(op.getSums()) << " += " << *term << ";\n";
+  close();
+  close();
+  return success();
+}
+
+void KernelEmitter::print(StorePartialsOp op) {
+  std::string sums = names[op.getSums()];
+  os << "// The first row group adds the block's row groups in order.\n";
+  os << "if (row_in_block == 0) {\n";
+  os.indent();
+  os << "for (int c = lane_in_row * " << width << "; c < d; c += "
+     << schedule.threadsPerRow * width << ") {\n";
+  os.indent();
+  openElementLoop();
+  os << "if (c + e < d) {\n";
+  os.indent();
+  os << typeName(acc) << " t = " << sums << "[c + e];\n";
+  os << "for (int g = 1; g < " << schedule.rowsPerBlock << "; ++g)\n";
+  os << "  t += " << sums << "[g * pitch + c + e];\n";
+  os << bufferName(op.getPartials())
+     << "[(long long)blockIdx.x * d + c + e] = t;\n";
+  close();
+  close();
+  close();
+  close();
+}
+
+void KernelEmitter::print(SumPartialsOp op) {
+  std::string partials = bufferName(op.getPartials());
+  Type element = getElementType(op.getDest().getType());
+  os << "// Every partial row (one per block of the kernel before), in "
+        "order.\n";
+  os << "for (int f = blockIdx.x * blockDim.x + threadIdx.x; f < d; f += "
+        "gridDim.x * blockDim.x) {\n";
+  os.indent();
+  os << typeName(acc) << " t = " << literal(acc, 0.0) << ";\n";
+  os << "for (long long b = 0; b < rows; ++b)\n";
+  os << "  t += " << partials << "[b * d + f];\n";
+  os << bufferName(op.getDest()) << "[f] = " << cvt(element, "t") << ";\n";
+  close();
+}
+
 LogicalResult KernelEmitter::printScalar(Operation &op) {
   auto operand = [&](unsigned i) { return names[op.getOperand(i)]; };
   std::string expr;
@@ -510,11 +566,12 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
           os << "__syncthreads();\n";
         return success();
       })
-      .Case<ForRowGroupsOp, ForChunksOp, MapChunkOp, AccumulateOp>(
-          [&](auto op) { return print(op); })
+      .Case<ForRowGroupsOp, ForChunksOp, MapChunkOp, AccumulateOp,
+            AccumulateRowOp>([&](auto op) { return print(op); })
       .Case<SharedRowsOp, SharedScratchOp, AllocRowOp, LoadChunkOp, ReadKeptOp,
             KeepOp, StoreChunkOp, AccumulatorOp, ReadAccumulatorOp, WarpSumOp,
-            ScratchWriteOp, ScratchSumOp, StoreStatOp>([&](auto op) {
+            ScratchWriteOp, ScratchSumOp, StoreStatOp, StorePartialsOp,
+            SumPartialsOp>([&](auto op) {
         print(op);
         return success();
       })

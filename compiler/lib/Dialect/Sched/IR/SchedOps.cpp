@@ -23,7 +23,7 @@ using namespace normc::sched;
 Type normc::sched::getElementType(Type schedType) {
   return llvm::TypeSwitch<Type, Type>(schedType)
       .Case<RowsType, FeaturesType, StatsType, RowType, ChunkType, KeptType,
-            ScratchType, AccumulatorType>(
+            ScratchType, AccumulatorType, PartialsType>(
           [](auto t) { return t.getElementType(); })
       .Default([](Type) { return Type(); });
 }
@@ -69,10 +69,11 @@ NORMC_TYPE_VERIFIER(RowsType, false)
 NORMC_TYPE_VERIFIER(FeaturesType, false)
 NORMC_TYPE_VERIFIER(RowType, false)
 NORMC_TYPE_VERIFIER(ChunkType, false)
-NORMC_TYPE_VERIFIER(KeptType, false)
+NORMC_TYPE_VERIFIER(KeptType, true)
 NORMC_TYPE_VERIFIER(StatsType, true)
 NORMC_TYPE_VERIFIER(ScratchType, true)
 NORMC_TYPE_VERIFIER(AccumulatorType, true)
+NORMC_TYPE_VERIFIER(PartialsType, true)
 
 //===----------------------------------------------------------------------===//
 // ScheduleAttr
@@ -136,7 +137,8 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 //===----------------------------------------------------------------------===//
 
 bool KernelOp::isLowered() {
-  return !getBody().getOps<ForRowGroupsOp>().empty();
+  return !getBody().getOps<ForRowGroupsOp>().empty() ||
+         !getBody().getOps<SumPartialsOp>().empty();
 }
 
 LogicalResult KernelOp::verify() {
@@ -222,8 +224,10 @@ LogicalResult KernelOp::verifyRegions() {
   bool lowered = isLowered();
   WalkResult walk = getBody().walk([&](Operation *op) -> WalkResult {
     if (op->getDialect() && op->getDialect()->getNamespace() == "sched") {
-      bool rowLevel = isa<LoadRowOp, MapOp, ReduceOp, StoreRowOp>(op);
-      bool kernelLevel = isa<ForRowGroupsOp, SharedRowsOp, SharedScratchOp>(op);
+      bool rowLevel =
+          isa<LoadRowOp, MapOp, ReduceOp, ReduceRowsOp, StoreRowOp>(op);
+      bool kernelLevel = isa<ForRowGroupsOp, SharedRowsOp, SharedScratchOp,
+                             StorePartialsOp>(op);
       if (lowered && rowLevel)
         return op->emitOpError("is a row-level op in a kernel already lowered "
                                "to loops");
@@ -333,6 +337,22 @@ void MapOp::getEffects(
   readFeatureOperands(getInputsMutable(), effects);
 }
 
+LogicalResult ReduceRowsOp::verify() {
+  Type acc = kernelAccumulate(*this);
+  if (getPartials().getType().getElementType() != acc)
+    return emitOpError("partials of ")
+           << getPartials().getType().getElementType()
+           << ", but the kernel accumulates in " << acc;
+  return verifyBody(*this, getBody(), getInputs().getTypes(), acc);
+}
+
+void ReduceRowsOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  readFeatureOperands(getInputsMutable(), effects);
+  effects.emplace_back(MemoryEffects::Write::get(), &getPartialsMutable());
+}
+
 LogicalResult ReduceOp::verify() {
   if (getType() != kernelAccumulate(*this))
     return emitOpError("sums in ")
@@ -432,6 +452,9 @@ static LogicalResult verifyKeptAccess(Operation *op, Value kept) {
 }
 
 LogicalResult LoadChunkOp::verify() {
+  if (isa<RowsType>(getSource().getType()) &&
+      !(*this)->getParentOfType<ForRowGroupsOp>())
+    return emitOpError("loads a row outside sched.for_row_groups");
   return verifySameElement(*this, getType(), getSource().getType());
 }
 
@@ -510,6 +533,44 @@ LogicalResult ScratchSumOp::verify() {
   if (failed(verifyAccumulateType(*this, getType())))
     return failure();
   return verifyScratchUse(*this, getScratch());
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions across rows
+//===----------------------------------------------------------------------===//
+
+LogicalResult AccumulateRowOp::verify() {
+  if (!(*this)->getParentOfType<ForRowGroupsOp>())
+    return emitOpError("adds a row outside sched.for_row_groups");
+  if (failed(verifyAccumulateType(*this, getSums().getType().getElementType())))
+    return failure();
+  if (failed(verifyKeptAccess(*this, getSums())))
+    return failure();
+  return verifyBody(*this, getBody(), getInputs().getTypes(),
+                    getSums().getType().getElementType());
+}
+
+LogicalResult StorePartialsOp::verify() {
+  if (getSums().getType().getElementType() !=
+      getPartials().getType().getElementType())
+    return emitOpError("sums of ")
+           << getSums().getType().getElementType()
+           << " cannot be stored into partials of "
+           << getPartials().getType().getElementType();
+  if (!getSums().getDefiningOp<SharedRowsOp>())
+    return emitOpError("needs the sums in shared memory, where the block's "
+                       "row groups can add each other's");
+  return success();
+}
+
+LogicalResult SumPartialsOp::verify() {
+  if (failed(verifyAccumulateType(*this,
+                                  getPartials().getType().getElementType())))
+    return failure();
+  for (Operation &op : (*this)->getBlock()->getOperations())
+    if (!isa<BufferOp, SumPartialsOp>(op))
+      return op.emitOpError("cannot share a kernel with sched.sum_partials");
+  return success();
 }
 
 #define GET_OP_CLASSES

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "normc/Dialect/Sched/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Verifier.h"
 
@@ -65,6 +66,7 @@ private:
   void keep(Value row);
   void store(StoreRowOp op);
   Value reduce(ReduceOp op);
+  void reduceRows(ReduceRowsOp op);
   Value crossThreadSum(Location loc, Value perThread);
 
   KernelOp kernel;
@@ -79,6 +81,9 @@ private:
   llvm::DenseMap<Value, Value> kept;        // row value -> its storage
   llvm::DenseMap<Value, Value> home;        // row value -> a buffer holding it
   llvm::DenseMap<Value, Value> sharedSlots; // row value -> its region
+  llvm::DenseMap<Operation *, Value> sums;   // reduce_rows -> its region
+  /// Per-feature sums to store after the row loop, and where.
+  SmallVector<std::pair<Value, Value>> partials;
   SharedScratchOp scratch;
 };
 
@@ -188,6 +193,39 @@ Value KernelLowering::reduce(ReduceOp op) {
   return crossThreadSum(loc, total);
 }
 
+void KernelLowering::reduceRows(ReduceRowsOp op) {
+  Location loc = op.getLoc();
+  Value slot = sums.lookup(op);
+  Type acc = getElementType(slot.getType());
+  {
+    // Zero before the first row: a pass outside the row loop.
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(rowLoop);
+    openChunkLoop(loc);
+    auto zero = MapChunkOp::create(b, loc, ChunkType::get(b.getContext(), acc),
+                                   ValueRange());
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(&zero.getBody().emplaceBlock());
+    Value value =
+        arith::ConstantOp::create(b, loc, acc, b.getFloatAttr(acc, 0.0));
+    YieldOp::create(b, loc, value);
+    b.setInsertionPointAfter(zero);
+    KeepOp::create(b, loc, zero, slot);
+    closeChunkLoop();
+  }
+  openChunkLoop(loc);
+  SmallVector<Value> inputs;
+  for (Value input : op.getInputs())
+    inputs.push_back(chunk(input));
+  auto add = AccumulateRowOp::create(b, loc, slot, inputs);
+  Block &body = add.getBody().emplaceBlock();
+  for (Value input : inputs)
+    body.addArgument(getElementType(input.getType()), loc);
+  cloneBody(op.getBody(), add);
+  closeChunkLoop();
+  partials.push_back({slot, op.getPartials()});
+}
+
 Value KernelLowering::crossThreadSum(Location loc, Value value) {
   int64_t threads = schedule.threadsPerRow;
   if (threads > 1)
@@ -220,20 +258,31 @@ LogicalResult KernelLowering::lower() {
 
   b.setInsertionPointToEnd(&body);
   bool global = *schedule.rowStorage == normc::RowStorage::Global;
-  // The shared-memory layout: a region per row value kept there.
-  if (*schedule.rowStorage == normc::RowStorage::Shared) {
-    SmallVector<Value> rows;
-    SmallVector<Type> types;
-    for (Operation *op : program)
-      if (isa<LoadRowOp, MapOp>(op) && needsStorage(op->getResult(0))) {
-        rows.push_back(op->getResult(0));
-        types.push_back(KeptType::get(
-            b.getContext(), getElementType(op->getResult(0).getType())));
-      }
-    if (!rows.empty()) {
-      auto layout = SharedRowsOp::create(b, kernel.getLoc(), types);
-      for (auto [row, slot] : llvm::zip(rows, layout.getResults()))
-        sharedSlots[row] = slot;
+  // The shared-memory layout: a region per row value kept there, and one
+  // for the per-feature sums of each reduction across rows (the block's row
+  // groups add each other's there).
+  SmallVector<Operation *> regionOwners;
+  SmallVector<Type> types;
+  for (Operation *op : program) {
+    if (*schedule.rowStorage == normc::RowStorage::Shared &&
+        isa<LoadRowOp, MapOp>(op) && needsStorage(op->getResult(0))) {
+      regionOwners.push_back(op);
+      types.push_back(KeptType::get(
+          b.getContext(), getElementType(op->getResult(0).getType())));
+    } else if (auto rowsSum = dyn_cast<ReduceRowsOp>(op)) {
+      regionOwners.push_back(op);
+      types.push_back(
+          KeptType::get(b.getContext(), rowsSum.getPartials().getType()
+                                            .getElementType()));
+    }
+  }
+  if (!regionOwners.empty()) {
+    auto layout = SharedRowsOp::create(b, kernel.getLoc(), types);
+    for (auto [op, slot] : llvm::zip(regionOwners, layout.getResults())) {
+      if (isa<ReduceRowsOp>(op))
+        sums[op] = slot;
+      else
+        sharedSlots[op->getResult(0)] = slot;
     }
   }
   auto loop = ForRowGroupsOp::create(b, kernel.getLoc());
@@ -253,6 +302,8 @@ LogicalResult KernelLowering::lower() {
       store(storeRow);
     } else if (auto red = dyn_cast<ReduceOp>(op)) {
       scalars.map(red.getResult(), reduce(red));
+    } else if (auto rowsSum = dyn_cast<ReduceRowsOp>(op)) {
+      reduceRows(rowsSum);
     } else if (auto stat = dyn_cast<StoreStatOp>(op)) {
       b.clone(*stat, scalars);
     } else if (op->getNumRegions() == 0) {
@@ -260,6 +311,14 @@ LogicalResult KernelLowering::lower() {
     } else {
       return op->emitOpError("cannot be lowered to loops");
     }
+  }
+
+  // After the last row: every row group's sums are in shared memory.
+  if (!partials.empty()) {
+    b.setInsertionPointAfter(loop);
+    BarrierOp::create(b, kernel.getLoc());
+    for (auto [slot, buffer] : partials)
+      StorePartialsOp::create(b, kernel.getLoc(), slot, buffer);
   }
 
   for (Operation *op : llvm::reverse(program)) {

@@ -63,9 +63,11 @@ def Sched_ScratchType : Sched_Type<"Scratch", "scratch",
     "Static shared memory for the cross-warp step of reductions">;
 def Sched_AccumulatorType : Sched_Type<"Accumulator", "accumulator",
     "A running per-thread sum">;
+def Sched_PartialsType : Sched_Type<"Partials", "partials",
+    "A [blocks, d] global buffer: one row of per-feature sums per block">;
 
 def Sched_AnyBuffer : AnyTypeOf<[Sched_RowsType, Sched_FeaturesType,
-                                 Sched_StatsType]>;
+                                 Sched_StatsType, Sched_PartialsType]>;
 def Sched_RowOperand : AnyTypeOf<[Sched_RowType, Sched_FeaturesType]>;
 def Sched_ChunkSource : AnyTypeOf<[Sched_RowsType, Sched_FeaturesType]>;
 

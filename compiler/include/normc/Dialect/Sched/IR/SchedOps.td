@@ -58,7 +58,8 @@ def Sched_BufferOp : Sched_Op<"buffer", [HasParent<"KernelOp">]> {
 }
 
 def Sched_YieldOp : Sched_Op<"yield", [Pure, Terminator,
-    ParentOneOf<["MapOp", "ReduceOp", "MapChunkOp", "AccumulateOp"]>]> {
+    ParentOneOf<["MapOp", "ReduceOp", "ReduceRowsOp", "MapChunkOp",
+                 "AccumulateOp", "AccumulateRowOp"]>]> {
   let summary = "The per-feature value of a map or reduction body";
   let arguments = (ins AnyType:$value);
   let assemblyFormat = "$value attr-dict `:` type($value)";
@@ -155,6 +156,44 @@ def Sched_StoreRowOp : Sched_Op<"store_row"> {
   let hasVerifier = 1;
 }
 
+def Sched_ReduceRowsOp : Sched_Op<"reduce_rows", [SingleBlock,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Per-feature sums over rows: one partial row per block";
+  let description = [{
+    For every feature i, the sum over the rows a block processes of the
+    body's term (in the accumulate type) is written to row blockIdx.x of
+    `partials`. Each block adds its rows in a fixed order and combines its
+    row groups in a fixed order, so the partials, and a `sched.sum_partials`
+    of them in a later kernel, are the same bits on every run of the same
+    grid: what dgamma and dbeta need.
+  }];
+  let arguments = (ins Variadic<Sched_RowOperand>:$inputs,
+                       Sched_PartialsType:$partials);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $inputs `into` $partials attr-dict `:` `(` type($inputs) `)` `->`
+    qualified(type($partials)) $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_SumPartialsOp : Sched_Op<"sum_partials", [HasParent<"KernelOp">]> {
+  let summary = "out[i] = sum over the rows of partials, in order";
+  let description = [{
+    The whole body of a kernel that runs after the one that wrote the
+    partials: its `rows` argument is the number of partial rows. Threads
+    stride over the features; each adds the partial rows in increasing
+    order and rounds once to the output's type.
+  }];
+  let arguments = (ins Arg<Sched_PartialsType, "", [MemRead]>:$partials,
+                       Arg<Sched_FeaturesType, "", [MemWrite]>:$dest);
+  let assemblyFormat = [{
+    $partials `into` $dest attr-dict `:` qualified(type($partials)) `,`
+    qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Kernel level: loops, storage, reductions across threads
 //===----------------------------------------------------------------------===//
@@ -199,13 +238,15 @@ def Sched_ForRowGroupsOp : Sched_Op<"for_row_groups", [HasParent<"KernelOp">,
 }
 
 def Sched_ForChunksOp : Sched_Op<"for_chunks", [NoTerminator, SingleBlock,
-    NoRegionArguments, HasParent<"ForRowGroupsOp">, RecursiveMemoryEffects]> {
+    NoRegionArguments, ParentOneOf<["KernelOp", "ForRowGroupsOp"]>,
+    RecursiveMemoryEffects]> {
   let summary = "A pass of this thread over its chunks of the row";
   let description = [{
     Chunk j of a thread starts at feature (j * threads_per_row + lane) *
     vector_width; every pass maps the same features to the same thread.
     With `unrolled(n)` the loop runs exactly n chunks, fully unrolled (what
-    register-kept rows need), else up to d.
+    register-kept rows need), else up to d. Outside the row loop a pass may
+    touch only storage and per-feature buffers.
   }];
   let arguments = (ins OptionalAttr<I64Attr>:$unrolled);
   let regions = (region SizedRegion<1>:$body);
@@ -358,9 +399,43 @@ def Sched_ScratchSumOp : Sched_Op<"scratch_sum", [HasParent<"ForRowGroupsOp">]> 
   let hasVerifier = 1;
 }
 
-def Sched_BarrierOp : Sched_Op<"barrier", [HasParent<"ForRowGroupsOp">]> {
+def Sched_BarrierOp : Sched_Op<"barrier", [
+    ParentOneOf<["KernelOp", "ForRowGroupsOp"]>]> {
   let summary = "__syncthreads(): every thread of the block";
   let assemblyFormat = "attr-dict";
+}
+
+def Sched_AccumulateRowOp : Sched_Op<"accumulate_row", [
+    HasParent<"ForChunksOp">, SingleBlock]> {
+  let summary = "Adds this row's terms to per-feature sums kept across rows";
+  let description = [{
+    `sums[c + e] += body(...)` for each feature of the chunk, skipped for
+    rows past the end.
+  }];
+  let arguments = (ins Arg<Sched_KeptType, "", [MemRead, MemWrite]>:$sums,
+                       Variadic<Sched_ChunkType>:$inputs);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $sums (`,` $inputs^)? attr-dict `:` qualified(type($sums))
+    (`,` qualified(type($inputs))^)? $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_StorePartialsOp : Sched_Op<"store_partials", [HasParent<"KernelOp">]> {
+  let summary = "Writes a block's per-feature sums as its row of partials";
+  let description = [{
+    After the row loop and a barrier: the threads of the block's first row
+    group add the sums of its rows_per_block groups in order and write them
+    to row blockIdx.x of the partials.
+  }];
+  let arguments = (ins Arg<Sched_KeptType, "", [MemRead]>:$sums,
+                       Arg<Sched_PartialsType, "", [MemWrite]>:$partials);
+  let assemblyFormat = [{
+    $sums `,` $partials attr-dict `:` qualified(type($sums)) `,`
+    qualified(type($partials))
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // NORMC_SCHED_OPS

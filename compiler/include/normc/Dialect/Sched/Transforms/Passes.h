@@ -2,6 +2,7 @@
 #ifndef NORMC_DIALECT_SCHED_TRANSFORMS_PASSES_H
 #define NORMC_DIALECT_SCHED_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "normc/Dialect/Sched/IR/SchedOps.h"

@@ -45,8 +45,13 @@ def SchedLowerToLoops : Pass<"sched-lower-to-loops", "mlir::ModuleOp"> {
     - each reduction as a per-thread `sched.accumulator` (compensated in
       f32), a `sched.warp_sum`, and for rows wider than a warp the
       cross-warp step through `sched.shared_scratch` between two
-      `sched.barrier`s.
+      `sched.barrier`s;
+    - each reduction across rows (`sched.reduce_rows`) as per-feature sums
+      in a shared-memory region, zeroed before the row loop, added to by
+      `sched.accumulate_row` for every row, and stored after a barrier by
+      `sched.store_partials`, one row of partials per block.
   }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 #endif // NORMC_SCHED_TRANSFORMS_PASSES

@@ -1,0 +1,65 @@
+// Reductions across rows, as the backward's dgamma needs: per-block partial
+// sums per feature, then a second kernel that adds the partial rows in order.
+// RUN: normc-opt %s --sched-lower-to-loops | FileCheck %s --check-prefix=LOOPS
+// RUN: %normc compile %s --emit=cuda | FileCheck %s --check-prefix=CUDA
+// RUN: %normc compile %s --emit=ptx --arch=sm_90 | FileCheck %s --check-prefix=PTX
+
+// The sums live in a shared-memory region, zeroed by a pass before the row
+// loop, added to for every row, and stored after a barrier.
+// LOOPS-LABEL: sched.kernel @dgamma_partials
+// LOOPS:         %[[P:.*]] = sched.buffer "partials" : !sched.partials<f32>
+// LOOPS:         %[[SUMS:.*]] = sched.shared_rows : !sched.kept<f32>
+// LOOPS-NEXT:    sched.for_chunks {
+// LOOPS-NEXT:      %[[Z:.*]] = sched.map_chunk : () -> !sched.chunk<f32> {
+// LOOPS-NEXT:        arith.constant 0.000000e+00 : f32
+// LOOPS:           sched.keep %[[Z]], %[[SUMS]]
+// LOOPS:         sched.for_row_groups {
+// LOOPS-NEXT:      sched.for_chunks {
+// LOOPS-NEXT:        %[[X:.*]] = sched.load_chunk %{{.*}} : !sched.rows<bf16>
+// LOOPS-NEXT:        %[[DY:.*]] = sched.load_chunk %{{.*}} : !sched.rows<bf16>
+// LOOPS-NEXT:        sched.accumulate_row %[[SUMS]], %[[X]], %[[DY]] : !sched.kept<f32>, !sched.chunk<bf16>, !sched.chunk<bf16> {
+// LOOPS:             arith.mulf
+// LOOPS:         sched.barrier
+// LOOPS-NEXT:    sched.store_partials %[[SUMS]], %[[P]] : !sched.kept<f32>, !sched.partials<f32>
+// LOOPS-LABEL: sched.kernel @dgamma_finish
+// LOOPS:         sched.sum_partials
+
+// CUDA: // Launch sequence (one stream, in this order): dgamma_partials dgamma_finish
+// CUDA-LABEL: NORMC_KERNEL(128, dgamma_partials)(const __nv_bfloat16 *x, long long x_stride, const __nv_bfloat16 *dy, long long dy_stride, float *partials, long long rows, int cols)
+// CUDA:   float *[[S:v[0-9]+]] = reinterpret_cast<float *>(shared_rows + region_0) + row_in_block * pitch;
+// CUDA:   for (int c = lane_in_row * 4; c < d; c += 128) {
+// CUDA:       [[S]][c + e] = {{c[0-9]+}}[e];
+// CUDA:     if (row < rows) {
+// CUDA:         [[S]][c + e] += [[T:s[0-9]+]];
+// CUDA:   __syncthreads();
+// CUDA:   if (row_in_block == 0) {
+// CUDA:         float t = [[S]][c + e];
+// CUDA:         for (int g = 1; g < 4; ++g)
+// CUDA:           t += [[S]][g * pitch + c + e];
+// CUDA:         partials[(long long)blockIdx.x * d + c + e] = t;
+// CUDA-LABEL: NORMC_KERNEL(128, dgamma_finish)(const float *partials, __nv_bfloat16 *dgamma, long long rows, int cols)
+// CUDA:     for (long long b = 0; b < rows; ++b)
+// CUDA:       t += partials[b * d + f];
+// CUDA:     dgamma[f] = NORMC_CVT(__nv_bfloat16, t);
+
+// PTX: .visible .entry dgamma_partials(
+// PTX: .visible .entry dgamma_finish(
+sched.kernel @dgamma_partials accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 4, threads_per_row = 32, vector_width = 4, row_storage = global>) {
+  %x = sched.buffer "x" : !sched.rows<bf16>
+  %dy = sched.buffer "dy" : !sched.rows<bf16>
+  %p = sched.buffer "partials" : !sched.partials<f32>
+  %a = sched.load_row %x : !sched.rows<bf16>
+  %g = sched.load_row %dy : !sched.rows<bf16>
+  sched.reduce_rows %a, %g into %p : (!sched.row<bf16>, !sched.row<bf16>) -> !sched.partials<f32> {
+  ^bb0(%u: bf16, %v: bf16):
+    %u32 = arith.extf %u : bf16 to f32
+    %v32 = arith.extf %v : bf16 to f32
+    %m = arith.mulf %u32, %v32 : f32
+    sched.yield %m : f32
+  }
+}
+sched.kernel @dgamma_finish accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 1, row_storage = global>) attributes {launch_order = 1} {
+  %p = sched.buffer "partials" : !sched.partials<f32>
+  %out = sched.buffer "dgamma" : !sched.features<bf16>
+  sched.sum_partials %p into %out : !sched.partials<f32>, !sched.features<bf16>
+}
