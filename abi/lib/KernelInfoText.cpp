@@ -31,8 +31,7 @@ const char *kindName(KernelParam::Kind kind) {
 std::optional<KernelParam::Kind> kindFrom(const std::string &name) {
   using Kind = KernelParam::Kind;
   for (Kind k : {Kind::Rows, Kind::RowStride, Kind::Features, Kind::Stats,
-                 Kind::Partials,
-                 Kind::RowCount, Kind::Cols})
+                 Kind::Partials, Kind::RowCount, Kind::Cols})
     if (name == kindName(k))
       return k;
   return std::nullopt;

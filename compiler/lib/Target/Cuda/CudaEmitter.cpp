@@ -486,8 +486,8 @@ void KernelEmitter::print(StorePartialsOp op) {
   os << "// The first row group adds the block's row groups in order.\n";
   os << "if (row_in_block == 0) {\n";
   os.indent();
-  os << "for (int c = lane_in_row * " << width << "; c < d; c += "
-     << schedule.threadsPerRow * width << ") {\n";
+  os << "for (int c = lane_in_row * " << width
+     << "; c < d; c += " << schedule.threadsPerRow * width << ") {\n";
   os.indent();
   openElementLoop();
   os << "if (c + e < d) {\n";

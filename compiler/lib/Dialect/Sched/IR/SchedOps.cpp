@@ -226,8 +226,9 @@ LogicalResult KernelOp::verifyRegions() {
     if (op->getDialect() && op->getDialect()->getNamespace() == "sched") {
       bool rowLevel =
           isa<LoadRowOp, MapOp, ReduceOp, ReduceRowsOp, StoreRowOp>(op);
-      bool kernelLevel = isa<ForRowGroupsOp, SharedRowsOp, SharedScratchOp,
-                             StorePartialsOp>(op);
+      bool kernelLevel =
+          isa<ForRowGroupsOp, SharedRowsOp, SharedScratchOp, StorePartialsOp>(
+              op);
       if (lowered && rowLevel)
         return op->emitOpError("is a row-level op in a kernel already lowered "
                                "to loops");
@@ -553,10 +554,9 @@ LogicalResult AccumulateRowOp::verify() {
 LogicalResult StorePartialsOp::verify() {
   if (getSums().getType().getElementType() !=
       getPartials().getType().getElementType())
-    return emitOpError("sums of ")
-           << getSums().getType().getElementType()
-           << " cannot be stored into partials of "
-           << getPartials().getType().getElementType();
+    return emitOpError("sums of ") << getSums().getType().getElementType()
+                                   << " cannot be stored into partials of "
+                                   << getPartials().getType().getElementType();
   if (!getSums().getDefiningOp<SharedRowsOp>())
     return emitOpError("needs the sums in shared memory, where the block's "
                        "row groups can add each other's");

@@ -81,7 +81,7 @@ private:
   llvm::DenseMap<Value, Value> kept;        // row value -> its storage
   llvm::DenseMap<Value, Value> home;        // row value -> a buffer holding it
   llvm::DenseMap<Value, Value> sharedSlots; // row value -> its region
-  llvm::DenseMap<Operation *, Value> sums;   // reduce_rows -> its region
+  llvm::DenseMap<Operation *, Value> sums;  // reduce_rows -> its region
   /// Per-feature sums to store after the row loop, and where.
   SmallVector<std::pair<Value, Value>> partials;
   SharedScratchOp scratch;
@@ -271,9 +271,8 @@ LogicalResult KernelLowering::lower() {
           b.getContext(), getElementType(op->getResult(0).getType())));
     } else if (auto rowsSum = dyn_cast<ReduceRowsOp>(op)) {
       regionOwners.push_back(op);
-      types.push_back(
-          KeptType::get(b.getContext(), rowsSum.getPartials().getType()
-                                            .getElementType()));
+      types.push_back(KeptType::get(
+          b.getContext(), rowsSum.getPartials().getType().getElementType()));
     }
   }
   if (!regionOwners.empty()) {
