@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <limits>
+#include <map>
 #include <stdexcept>
 
 using namespace normc;
@@ -38,8 +39,6 @@ private:
   size_t count, offset;
   std::vector<unsigned char> storage;
 };
-
-std::string typeName(dsl::DType t) { return std::string(dsl::toString(t)); }
 
 /// An output buffer filled with NaN, so that an element the kernel never
 /// writes cannot pass for a correct one.
@@ -86,32 +85,39 @@ RunOutputs normc::runKernelOnCpu(const dsl::Spec &spec,
   size_t rows = static_cast<size_t>(in.rows), d = static_cast<size_t>(in.d);
   int64_t xStride = in.xStride ? in.xStride : in.d;
   int64_t residualStride = in.residualStride ? in.residualStride : in.d;
-  std::string input = typeName(spec.input.value),
-              output = typeName(spec.output.value),
-              params = typeName(spec.params.value);
+  const std::map<std::string, std::pair<const double *, int64_t>> inputs = {
+      {"x", {in.x, xStride}},
+      {"residual", {in.residual, residualStride}},
+      {"gamma", {in.gamma, 0}},
+      {"beta", {in.beta, 0}}};
 
+  // One host buffer per buffer parameter of the kernel: inputs from `in`,
+  // outputs (what the kernel writes) poisoned.
   std::map<std::string, HostBuffer> buffers;
-  auto add = [&](const std::string &name, HostBuffer buffer) {
-    buffers.emplace(name, std::move(buffer));
-  };
-  add("x", HostBuffer(input, need(in.x, "x", rows * xStride), rows * xStride,
-                      misalign));
-  if (spec.residualAdd.value) {
-    add("residual",
-        HostBuffer(input,
-                   need(in.residual, "a residual", rows * residualStride),
-                   rows * residualStride, misalign));
-    add("residual_out", poisoned(input, rows * d, misalign));
-  }
-  if (spec.gain.value)
-    add("gamma", HostBuffer(params, need(in.gamma, "gamma", d), d, misalign));
-  if (spec.bias.value)
-    add("beta", HostBuffer(params, need(in.beta, "beta", d), d, misalign));
-  add("y", poisoned(output, rows * d, misalign));
-  if (spec.saveStats.value) {
-    if (spec.center.value)
-      add("mean", poisoned("f32", rows, 0));
-    add("rstd", poisoned("f32", rows, 0));
+  for (const KernelParam &p : info.params) {
+    if (!p.isBuffer())
+      continue;
+    auto input = inputs.find(p.name);
+    int64_t stride = input != inputs.end() && input->second.second
+                         ? input->second.second
+                         : in.d;
+    size_t count = p.kind == KernelParam::Kind::Features ? d
+                   : p.kind == KernelParam::Kind::Stats  ? rows
+                   : p.kind == KernelParam::Kind::Partials
+                       ? static_cast<size_t>(info.gridFor(in.rows)) * d
+                       : rows * static_cast<size_t>(stride);
+    int shift = p.kind == KernelParam::Kind::Stats ? 0 : misalign;
+    if (p.written)
+      buffers.emplace(p.name, poisoned(p.elementType, count, shift));
+    else if (input != inputs.end())
+      buffers.emplace(p.name, HostBuffer(p.elementType,
+                                         need(input->second.first,
+                                              p.name.c_str(), count),
+                                         count, shift));
+    else
+      throw std::runtime_error("kernel '" + info.name +
+                               "' reads a buffer '" + p.name +
+                               "' that a spec run has no data for");
   }
 
   KernelArgs args;
