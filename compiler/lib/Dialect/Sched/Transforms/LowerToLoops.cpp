@@ -11,7 +11,9 @@
 //    read from storage, loaded from a buffer, or recomputed from its
 //    operands;
 //  - each reduction's per-thread accumulator, warp shuffles, cross-warp
-//    step through static shared memory, and the barriers around it.
+//    step through static shared memory, and the barriers around it;
+//  - each reduction across rows' per-feature sums in shared memory, zeroed
+//    before the row loop and stored as the block's partials after it.
 //
 //===----------------------------------------------------------------------===//
 #include "normc/Dialect/Sched/Transforms/Passes.h"
@@ -52,7 +54,7 @@ public:
   LogicalResult lower();
 
 private:
-  /// Opens a pass over this thread's chunks inside the row-group loop.
+  /// Opens a pass over this thread's chunks where the builder stands.
   void openChunkLoop(Location loc);
   void closeChunkLoop() {
     b.setInsertionPointAfter(chunkLoop);
