@@ -17,10 +17,11 @@ out=out/$name
 mkdir -p "$out"
 normc=build/bin/normc
 echo "normc: compiling $spec for d = $cols"
-for stage in mlir lowered cuda ptx cubin; do
+for stage in mlir sched lowered cuda ptx cubin; do
   case $stage in
     mlir) ext=spec.mlir ;;
-    lowered) ext=sched.mlir ;;
+    sched) ext=sched.mlir ;;
+    lowered) ext=kernel.mlir ;;
     cuda) ext=cu ;;
     *) ext=$stage ;;
   esac
