@@ -63,7 +63,11 @@ private:
   }
   /// This chunk of a row value or per-feature buffer, inside a chunk loop.
   Value chunk(Value value);
-  void cloneBody(Region &body, Operation *into);
+  /// The chunks of `values` in the current chunk loop.
+  SmallVector<Value> chunksOf(ValueRange values);
+  /// Gives `into`, an op on `chunks`, a copy of `body`, whose arguments are
+  /// the chunks' elements.
+  void cloneBody(Region &body, Operation *into, ValueRange chunks);
 
   void keep(Value row);
   void store(StoreRowOp op);
@@ -101,15 +105,24 @@ void KernelLowering::openChunkLoop(Location loc) {
   chunks.clear();
 }
 
-void KernelLowering::cloneBody(Region &body, Operation *into) {
-  Block &from = body.front();
-  Block &to = into->getRegion(0).front();
+SmallVector<Value> KernelLowering::chunksOf(ValueRange values) {
+  SmallVector<Value> out;
+  for (Value value : values)
+    out.push_back(chunk(value));
+  return out;
+}
+
+void KernelLowering::cloneBody(Region &body, Operation *into,
+                               ValueRange chunks) {
+  Block &to = into->getRegion(0).emplaceBlock();
+  for (Value chunk : chunks)
+    to.addArgument(getElementType(chunk.getType()), into->getLoc());
   IRMapping map = scalars;
-  for (auto [a, bArg] : llvm::zip(from.getArguments(), to.getArguments()))
-    map.map(a, bArg);
+  for (auto [from, arg] : llvm::zip(body.getArguments(), to.getArguments()))
+    map.map(from, arg);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(&to);
-  for (Operation &op : from)
+  for (Operation &op : body.front())
     b.clone(op, map);
 }
 
@@ -131,14 +144,9 @@ Value KernelLowering::chunk(Value value) {
     result = LoadChunkOp::create(b, loc, chunkType, load.getSource());
   } else {
     auto map = value.getDefiningOp<MapOp>();
-    SmallVector<Value> inputs;
-    for (Value input : map.getInputs())
-      inputs.push_back(chunk(input));
+    SmallVector<Value> inputs = chunksOf(map.getInputs());
     auto mapped = MapChunkOp::create(b, loc, chunkType, inputs);
-    Block &body = mapped.getBody().emplaceBlock();
-    for (Value input : inputs)
-      body.addArgument(getElementType(input.getType()), loc);
-    cloneBody(map.getBody(), mapped);
+    cloneBody(map.getBody(), mapped, inputs);
     result = mapped;
   }
   chunks[value] = result;
@@ -181,15 +189,10 @@ Value KernelLowering::reduce(ReduceOp op) {
       AccumulatorOp::create(b, loc, AccumulatorType::get(b.getContext(), acc),
                             /*compensated=*/acc.isF32());
   openChunkLoop(loc);
-  SmallVector<Value> inputs;
-  for (Value input : op.getInputs())
-    inputs.push_back(chunk(input));
+  SmallVector<Value> inputs = chunksOf(op.getInputs());
   auto add = AccumulateOp::create(b, loc, accumulator, inputs,
                                   scalars.lookup(op.getCount()));
-  Block &body = add.getBody().emplaceBlock();
-  for (Value input : inputs)
-    body.addArgument(getElementType(input.getType()), loc);
-  cloneBody(op.getBody(), add);
+  cloneBody(op.getBody(), add, inputs);
   closeChunkLoop();
   Value total = ReadAccumulatorOp::create(b, loc, acc, accumulator);
   return crossThreadSum(loc, total);
@@ -216,14 +219,9 @@ void KernelLowering::reduceRows(ReduceRowsOp op) {
     closeChunkLoop();
   }
   openChunkLoop(loc);
-  SmallVector<Value> inputs;
-  for (Value input : op.getInputs())
-    inputs.push_back(chunk(input));
+  SmallVector<Value> inputs = chunksOf(op.getInputs());
   auto add = AccumulateRowOp::create(b, loc, slot, inputs);
-  Block &body = add.getBody().emplaceBlock();
-  for (Value input : inputs)
-    body.addArgument(getElementType(input.getType()), loc);
-  cloneBody(op.getBody(), add);
+  cloneBody(op.getBody(), add, inputs);
   closeChunkLoop();
   partials.push_back({slot, op.getPartials()});
 }
