@@ -35,7 +35,6 @@ class Sched_Op<string mnemonic, list<Trait> traits = []>
 // Types
 //===----------------------------------------------------------------------===//
 
-def Sched_StorageFloat : AnyTypeOf<[F32, F16, BF16]>;
 def Sched_AccumulateFloat : AnyTypeOf<[F64, F32, F16, BF16]>;
 
 class Sched_Type<string name, string typeMnemonic, string doc>
