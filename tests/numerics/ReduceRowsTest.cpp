@@ -9,13 +9,9 @@
 //===----------------------------------------------------------------------===//
 #include "NumericsUtil.h"
 
-#include "normc/Frontend/Pipeline.h"
+#include "normc/Frontend/SpecCompiler.h"
 #include "normc/Runtime/HostData.h"
 #include "normc/Runtime/KernelArgs.h"
-#include "normc/Target/Cuda/CudaEmitter.h"
-
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 
 #include <gtest/gtest.h>
 
@@ -27,35 +23,13 @@ using namespace normc;
 
 namespace {
 
-struct Compiled {
-  std::string source;
-  std::vector<KernelLaunchInfo> sequence;
-};
-
-Compiled compileFile(const std::string &path) {
-  mlir::DialectRegistry registry;
-  registerNormcDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(path, &context);
-  Compiled out;
-  if (!module || mlir::failed(lowerToSchedule(*module, ScheduleOptions())))
-    return out;
-  llvm::raw_string_ostream os(out.source);
-  if (mlir::failed(emitCuda(*module, os)))
-    return out;
-  out.sequence = *getLaunchSequence(*module);
-  return out;
-}
-
 /// Runs both kernels; returns dgamma as doubles.
-std::vector<double> run(const Compiled &c, const cpu::CpuModule &module,
+std::vector<double> run(const EmittedModule &c, const cpu::CpuModule &module,
                         const std::vector<unsigned char> &x,
                         const std::vector<unsigned char> &dy, int64_t rows,
                         int64_t d, const cpu::LaunchOptions &options) {
-  const KernelLaunchInfo &partialsKernel = c.sequence[0];
-  const KernelLaunchInfo &finishKernel = c.sequence[1];
+  const KernelLaunchInfo &partialsKernel = c.kernels[0];
+  const KernelLaunchInfo &finishKernel = c.kernels[1];
   int64_t blocks = partialsKernel.gridFor(rows);
   std::vector<float> partials(blocks * d,
                               std::numeric_limits<float>::quiet_NaN());
@@ -81,10 +55,13 @@ std::vector<double> run(const Compiled &c, const cpu::CpuModule &module,
 }
 
 TEST(ReduceRows, PartialsThenTheirSumAreExactAndDeterministic) {
-  Compiled c =
-      compileFile(std::string(NORMC_LIT_DIR) + "/Sched/reduce-rows.mlir");
-  ASSERT_EQ(c.sequence.size(), 2u);
-  EXPECT_EQ(c.sequence[0].name, "dgamma_partials");
+  std::string errors;
+  std::optional<EmittedModule> emitted = emitIRFile(
+      std::string(NORMC_LIT_DIR) + "/Sched/reduce-rows.mlir", errors);
+  ASSERT_TRUE(emitted) << errors;
+  const EmittedModule &c = *emitted;
+  ASSERT_EQ(c.kernels.size(), 2u);
+  EXPECT_EQ(c.kernels[0].name, "dgamma_partials");
   cpu::CpuModule module =
       cpu::CpuModule::compile(c.source, test::kernelCompileOptions());
 

@@ -15,17 +15,15 @@
 #include "normc/Reference/Reference.h"
 #include "normc/Runtime/CudaDriver.h"
 #include "normc/Runtime/HostData.h"
+#include "normc/Runtime/Pack.h"
 #include "normc/normc.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <limits>
-#include <map>
 #include <memory>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -84,11 +82,9 @@ struct Tally {
 /// Runs every candidate of one pack at hidden size d; returns the tally.
 Tally checkPack(const std::string &dir, Runtime &runtime, int64_t rows) {
   Tally tally;
-  std::ifstream file(dir + "/spec.toml");
-  std::stringstream toml;
-  toml << file.rdbuf();
+  Pack pack = readPack(dir);
   dsl::SpecParseResult parsed =
-      dsl::parseSpecString(toml.str(), dir + "/spec.toml");
+      dsl::parseSpecString(pack.specToml, dir + "/spec.toml");
   if (!parsed.spec) {
     std::printf("%s: error: the pack's spec does not parse\n", dir.c_str());
     ++tally.failed;
@@ -96,14 +92,8 @@ Tally checkPack(const std::string &dir, Runtime &runtime, int64_t rows) {
   }
   const dsl::Spec &spec = *parsed.spec;
   Norm norm = runtime.loadPack(dir);
-  int64_t d = 0;
-  {
-    std::ifstream manifest(dir + "/manifest.txt");
-    std::string word, value;
-    while (manifest >> word)
-      if (word == "cols" && manifest >> value)
-        d = value == "runtime" ? 1000 : std::stoll(value);
-  }
+  // A pack for d at run time is checked at an odd d.
+  int64_t d = pack.cols.value_or(1001);
   bool cuda = runtime.device() == DeviceKind::Cuda;
   std::mt19937_64 rng(17);
   std::string input(dsl::toString(spec.input.value)),

@@ -86,12 +86,16 @@ bool report(const char *name, const std::vector<double> &got,
 RunOutputs runIRFileOnCpu(const std::string &path, const dsl::Spec &spec,
                           const RunInputs &inputs) {
   std::string errors;
-  std::optional<EmittedKernel> kernel = emitIRFile(path, errors);
-  if (!kernel)
+  std::optional<EmittedModule> emitted = emitIRFile(path, errors);
+  if (!emitted)
     throw std::runtime_error("cannot compile the kernel:\n" + errors);
-  cpu::CpuModule module = cpu::CpuModule::compile(kernel->source);
-  return runKernelOnCpu(spec, kernel->info, module.kernel(kernel->info.name),
-                        inputs);
+  if (emitted->kernels.size() != 1)
+    throw std::runtime_error(path + " holds " +
+                             std::to_string(emitted->kernels.size()) +
+                             " kernels; a spec runs one");
+  const KernelLaunchInfo &info = emitted->kernels.front();
+  cpu::CpuModule module = cpu::CpuModule::compile(emitted->source);
+  return runKernelOnCpu(spec, info, module.kernel(info.name), inputs);
 }
 } // namespace
 

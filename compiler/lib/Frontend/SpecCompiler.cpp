@@ -42,22 +42,29 @@ struct SpecCompilation::State {
 
 SpecCompilation::SpecCompilation() : state(std::make_unique<State>()) {}
 
-/// The CUDA source of a kernel-level module of one kernel and its launch
-/// facts.
-static std::optional<EmittedKernel> emitKernel(ModuleOp module) {
-  std::string source;
-  llvm::raw_string_ostream os(source);
-  if (failed(emitCuda(module, os)))
-    return std::nullopt;
+/// The CUDA source of a kernel-level module and its kernels' launch facts.
+static std::optional<EmittedModule> emitModule(ModuleOp module) {
+  EmittedModule out;
+  llvm::raw_string_ostream os(out.source);
   FailureOr<std::vector<KernelLaunchInfo>> sequence = getLaunchSequence(module);
-  if (failed(sequence))
+  if (failed(sequence) || failed(emitCuda(module, os)))
     return std::nullopt;
-  if (sequence->size() != 1) {
+  out.kernels = std::move(*sequence);
+  return out;
+}
+
+/// The same for a module of one kernel, as a spec lowers to.
+static std::optional<EmittedKernel> emitKernel(ModuleOp module) {
+  std::optional<EmittedModule> emitted = emitModule(module);
+  if (!emitted)
+    return std::nullopt;
+  if (emitted->kernels.size() != 1) {
     module.emitError("holds ")
-        << sequence->size() << " kernels; a forward spec runs exactly one";
+        << emitted->kernels.size() << " kernels; a forward spec runs one";
     return std::nullopt;
   }
-  return EmittedKernel{std::move(source), std::move(sequence->front())};
+  return EmittedKernel{std::move(emitted->source),
+                       std::move(emitted->kernels.front())};
 }
 SpecCompilation::~SpecCompilation() = default;
 
@@ -105,7 +112,7 @@ normc::emitSpecKernel(const dsl::Spec &spec, std::optional<int64_t> cols,
   return compilation->emit(schedule, errors);
 }
 
-std::optional<EmittedKernel> normc::emitIRFile(const std::string &path,
+std::optional<EmittedModule> normc::emitIRFile(const std::string &path,
                                                std::string &errors) {
   SpecCompilation compilation;
   SpecCompilation::State &state = *compilation.state;
@@ -113,10 +120,10 @@ std::optional<EmittedKernel> normc::emitIRFile(const std::string &path,
   llvm::SourceMgr sourceMgr;
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(path, sourceMgr, ParserConfig(&state.context));
-  std::optional<EmittedKernel> kernel;
+  std::optional<EmittedModule> emitted;
   if (module && succeeded(verify(*module)) &&
       succeeded(lowerToSchedule(*module, ScheduleOptions())))
-    kernel = emitKernel(*module);
+    emitted = emitModule(*module);
   state.errors = nullptr;
-  return kernel;
+  return emitted;
 }

@@ -71,10 +71,6 @@ RunOutputs normc::runKernelOnCpu(const dsl::Spec &spec,
                                  const cpu::CpuKernel &entry,
                                  const RunInputs &in,
                                  const RunOptions &options) {
-  if (info.cols && *info.cols != in.d)
-    throw std::runtime_error(
-        "kernel '" + info.name + "' is specialized for d = " +
-        std::to_string(*info.cols) + ", not " + std::to_string(in.d));
   // An empty array may come without data.
   auto need = [&](const double *p, const char *what, size_t count) {
     if (!p && count)
@@ -110,14 +106,13 @@ RunOutputs normc::runKernelOnCpu(const dsl::Spec &spec,
     if (p.written)
       buffers.emplace(p.name, poisoned(p.elementType, count, shift));
     else if (input != inputs.end())
-      buffers.emplace(p.name, HostBuffer(p.elementType,
-                                         need(input->second.first,
-                                              p.name.c_str(), count),
-                                         count, shift));
+      buffers.emplace(
+          p.name, HostBuffer(p.elementType,
+                             need(input->second.first, p.name.c_str(), count),
+                             count, shift));
     else
-      throw std::runtime_error("kernel '" + info.name +
-                               "' reads a buffer '" + p.name +
-                               "' that a spec run has no data for");
+      throw std::runtime_error("kernel '" + info.name + "' reads a buffer '" +
+                               p.name + "' that a spec run has no data for");
   }
 
   KernelArgs args;

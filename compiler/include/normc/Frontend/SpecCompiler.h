@@ -24,6 +24,12 @@ struct EmittedKernel {
   KernelLaunchInfo info;
 };
 
+/// The CUDA source of a module and its kernels, in launch order.
+struct EmittedModule {
+  std::string source;
+  std::vector<KernelLaunchInfo> kernels;
+};
+
 /// A spec lowered once to row-level IR, in a context of its own; each
 /// emit() clones that module, schedules it, lowers it to loops and prints
 /// it, so that trying many schedules runs the front end once. emit() may be
@@ -47,7 +53,7 @@ public:
   const ScheduleProblem &problem() const { return scheduleProblem; }
 
 private:
-  friend std::optional<EmittedKernel> emitIRFile(const std::string &path,
+  friend std::optional<EmittedModule> emitIRFile(const std::string &path,
                                                  std::string &errors);
   SpecCompilation();
   struct State;
@@ -62,9 +68,9 @@ std::optional<EmittedKernel> emitSpecKernel(const dsl::Spec &spec,
                                             const ScheduleOptions &schedule,
                                             std::string &errors);
 
-/// The kernel of a .mlir file at any level (its schedules as they are, the
+/// The kernels of a .mlir file at any level (its schedules as they are, the
 /// heuristic's where none is set), with diagnostics as FILE:LINE:COL.
-std::optional<EmittedKernel> emitIRFile(const std::string &path,
+std::optional<EmittedModule> emitIRFile(const std::string &path,
                                         std::string &errors);
 
 } // namespace normc
