@@ -6,63 +6,59 @@
 //===----------------------------------------------------------------------===//
 #include "normc/Reference/Reference.h"
 
+#include "CompensatedSum.h"
+#include "ForwardRow.h"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
 namespace normc::reference {
-namespace {
+namespace detail {
 
-/// Neumaier's compensated summation: the error does not grow with the
-/// number of terms, so long rows do not eat into the tolerance.
-class CompensatedSum {
-public:
-  void add(double v) {
-    double t = sum + v;
-    if (std::fabs(sum) >= std::fabs(v))
-      compensation += (sum - t) + v;
-    else
-      compensation += (v - t) + sum;
-    sum = t;
-  }
-  /// Once the sum is Inf or NaN the compensation is meaningless (Inf - Inf),
-  /// and the plain sum is what the formula gives.
-  double value() const { return std::isfinite(sum) ? sum + compensation : sum; }
-
-private:
-  double sum = 0;
-  double compensation = 0;
-};
-
-void require(bool ok, const std::string &what) {
+void require(bool ok, const char *function, const std::string &what) {
   if (!ok)
-    throw std::invalid_argument("normc::reference::evaluate: " + what);
+    throw std::invalid_argument(std::string("normc::reference::") + function +
+                                ": " + what);
 }
 
-void checkInputs(const dsl::Spec &spec, const Inputs &in) {
-  require(in.rows >= 0 && in.d >= 0, "rows and d must be >= 0");
+void checkInputs(const dsl::Spec &spec, const Inputs &in,
+                 const char *function) {
+  auto check = [function](bool ok, const std::string &what) {
+    require(ok, function, what);
+  };
+  check(in.rows >= 0 && in.d >= 0, "rows and d must be >= 0");
   if (in.rows == 0)
     return;
-  require(in.d >= 1, "d must be >= 1 when rows > 0");
-  require(in.x != nullptr, "x is required");
-  require(in.xStride >= in.d, "xStride must be >= d");
+  check(in.d >= 1, "d must be >= 1 when rows > 0");
+  check(in.x != nullptr, "x is required");
+  check(in.xStride >= in.d, "xStride must be >= d");
   if (spec.residualAdd.value) {
-    require(in.residual != nullptr, "residual is required by residual_add");
-    require(in.residualStride >= in.d, "residualStride must be >= d");
+    check(in.residual != nullptr, "residual is required by residual_add");
+    check(in.residualStride >= in.d, "residualStride must be >= d");
   }
-  require(!spec.gain.value || in.gamma != nullptr, "gamma is required by gain");
-  require(!spec.bias.value || in.beta != nullptr, "beta is required by bias");
+  check(!spec.gain.value || in.gamma != nullptr, "gamma is required by gain");
+  check(!spec.bias.value || in.beta != nullptr, "beta is required by bias");
 }
 
-/// The row's statistics from its first k features: mean (0 when not
-/// centered) and r (1 when not scaled).
-struct RowStats {
-  double mean = 0;
-  double rstd = 1;
-};
+void readRow(const dsl::Spec &spec, const Inputs &in, int64_t row, double *h) {
+  const double *x = in.x + row * in.xStride;
+  if (!spec.residualAdd.value) {
+    for (int64_t i = 0; i < in.d; ++i)
+      h[i] = x[i];
+    return;
+  }
+  // x + r of two values of the input type is exact in double up to one
+  // rounding, and rounding twice (double, then input type) is innocuous
+  // here, so this is the correctly rounded sum.
+  const double *r = in.residual + row * in.residualStride;
+  for (int64_t i = 0; i < in.d; ++i)
+    h[i] = roundTo(spec.input.value, x[i] + r[i]);
+}
 
 RowStats rowStats(const dsl::Spec &spec, const double *h, int64_t k) {
   RowStats st;
+  st.divisor = spec.variance.value == dsl::Variance::Unbiased ? k - 1 : k;
   if (spec.center.value) {
     CompensatedSum sum;
     for (int64_t i = 0; i < k; ++i)
@@ -74,16 +70,15 @@ RowStats rowStats(const dsl::Spec &spec, const double *h, int64_t k) {
   CompensatedSum squares;
   for (int64_t i = 0; i < k; ++i)
     squares.add((h[i] - st.mean) * (h[i] - st.mean));
-  int64_t divisor = spec.variance.value == dsl::Variance::Unbiased ? k - 1 : k;
-  double s = squares.value() / static_cast<double>(divisor);
+  st.s = squares.value() / static_cast<double>(st.divisor);
   double eps = spec.epsilon.value;
   st.rstd = spec.placement.value == dsl::EpsilonPlacement::InsideSqrt
-                ? 1 / std::sqrt(s + eps)
-                : 1 / (std::sqrt(s) + eps);
+                ? 1 / std::sqrt(st.s + eps)
+                : 1 / (std::sqrt(st.s) + eps);
   return st;
 }
 
-} // namespace
+} // namespace detail
 
 int64_t statisticsWidth(double fraction, int64_t d) {
   auto k = static_cast<int64_t>(std::floor(fraction * static_cast<double>(d)));
@@ -91,7 +86,7 @@ int64_t statisticsWidth(double fraction, int64_t d) {
 }
 
 Outputs evaluate(const dsl::Spec &spec, const Inputs &in) {
-  checkInputs(spec, in);
+  detail::checkInputs(spec, in, "evaluate");
   Outputs out;
   if (in.rows == 0)
     return out;
@@ -108,21 +103,12 @@ Outputs evaluate(const dsl::Spec &spec, const Inputs &in) {
   const int64_t k = statisticsWidth(spec.fraction.value, d);
   std::vector<double> h(d);
   for (int64_t row = 0; row < in.rows; ++row) {
-    const double *x = in.x + row * in.xStride;
-    for (int64_t i = 0; i < d; ++i)
-      h[i] = x[i];
-    if (residualAdd) {
-      // x + r of two values of the input type is exact in double up to one
-      // rounding, and rounding twice (double, then input type) is innocuous
-      // here, so this is the correctly rounded sum.
-      const double *r = in.residual + row * in.residualStride;
-      for (int64_t i = 0; i < d; ++i) {
-        h[i] = roundTo(spec.input.value, h[i] + r[i]);
+    detail::readRow(spec, in, row, h.data());
+    if (residualAdd)
+      for (int64_t i = 0; i < d; ++i)
         out.residualOut[row * d + i] = h[i];
-      }
-    }
 
-    RowStats st = rowStats(spec, h.data(), k);
+    detail::RowStats st = detail::rowStats(spec, h.data(), k);
     if (!out.mean.empty())
       out.mean[row] = st.mean;
     if (!out.rstd.empty())

@@ -1,9 +1,29 @@
-//===- Tolerance.cpp - The numerical promise of contract section 4 --------===//
+//===- Tolerance.cpp - The numerical promises of contract sections 4, 5 ---===//
+#include "normc/Reference/Gradient.h"
 #include "normc/Reference/Reference.h"
 
 #include <cmath>
 
 namespace normc::reference {
+namespace {
+
+/// |v - ref| / bound, where a NaN ref needs a NaN v, an infinite ref needs
+/// v equal to it (0 when so, +inf when not), and a finite ref a finite v. A
+/// zero bound admits only v == ref.
+double fractionOfBound(double v, double ref, double bound) {
+  if (std::isnan(ref))
+    return std::isnan(v) ? 0.0 : INFINITY;
+  if (std::isinf(ref))
+    return v == ref ? 0.0 : INFINITY;
+  if (!std::isfinite(v))
+    return INFINITY;
+  double error = std::fabs(v - ref);
+  if (bound == 0)
+    return error == 0 ? 0.0 : INFINITY;
+  return error / bound;
+}
+
+} // namespace
 
 double tolerance(dsl::DType outputType) {
   switch (outputType) {
@@ -19,13 +39,19 @@ double tolerance(dsl::DType outputType) {
 }
 
 double errorFraction(double y, double ref, dsl::DType type) {
-  if (std::isnan(ref))
-    return std::isnan(y) ? 0.0 : INFINITY;
-  if (std::isinf(ref))
-    return y == ref ? 0.0 : INFINITY;
-  if (!std::isfinite(y))
-    return INFINITY;
-  return std::fabs(y - ref) / (2 * tolerance(type) * (std::fabs(ref) + 1));
+  return fractionOfBound(y, ref, 2 * tolerance(type) * (std::fabs(ref) + 1));
+}
+
+double dxErrorFraction(double v, double ref, double scale, dsl::DType type) {
+  return fractionOfBound(v, ref,
+                         2 * tolerance(type) * (std::fabs(ref) + scale));
+}
+
+double paramGradErrorFraction(double v, double ref, double scale,
+                              dsl::DType type) {
+  return fractionOfBound(v, ref,
+                         2 * tolerance(type) * std::fabs(ref) +
+                             std::ldexp(1.0, -16) * scale);
 }
 
 } // namespace normc::reference

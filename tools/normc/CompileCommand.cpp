@@ -42,6 +42,11 @@ options:
   --arch=sm_XX          GPU architecture for ptx and cubin (default sm_90)
   --cols=D              specialize for hidden size D (specs only); without
                         it the kernel takes d at run time
+  --backward            the backward (dx, dresidual, dgamma, dbeta) instead
+                        of the forward, for every stage (specs only)
+  --saved-stats         backward: read the forward's saved mean and rstd
+  --dresidual-out       backward, with residual_add: also read the gradient
+                        arriving at residual_out
   -o FILE               write the output to FILE (atomically); text stages
                         go to stdout without it, a cubin to NAME.cubin
   --threads-per-row=N   schedule: threads sharing one row (power of two)
@@ -61,6 +66,7 @@ struct CompileJob {
   std::optional<long long> cols;
   std::optional<std::string> output;
   ScheduleOptions schedule;
+  Program program;
   bool verbose = false;
 };
 } // namespace
@@ -75,7 +81,10 @@ static OwningOpRef<ModuleOp> loadInput(const CompileJob &job,
   std::optional<dsl::Spec> spec = readSpec(job.input);
   if (!spec)
     return nullptr;
-  return buildSpecModule(*spec, job.cols, context);
+  OwningOpRef<ModuleOp> module = buildSpecModule(*spec, job.cols, context);
+  if (failed(deriveProgram(*module, job.program)))
+    return nullptr;
+  return module;
 }
 
 static int compile(const CompileJob &job) {
@@ -200,7 +209,7 @@ int normc::tool::runCompile(int argc, char **argv) {
       argc, argv, "compile", kCompileUsage,
       {"--emit", "--arch", "--cols", "-o", "--output", "--threads-per-row",
        "--rows-per-block", "--vector-width", "--row-storage"},
-      {"-v"}, exitCode);
+      {"-v", "--backward", "--saved-stats", "--dresidual-out"}, exitCode);
   if (!args)
     return exitCode;
   CompileJob job;
@@ -246,6 +255,18 @@ int normc::tool::runCompile(int argc, char **argv) {
     return kExitUsage;
   if (job.cols && *job.cols > kMaxCols) {
     usageError("--cols is too large: at most " + std::to_string(kMaxCols));
+    return kExitUsage;
+  }
+  if (args->has("--backward"))
+    job.program = Program::gradient(args->has("--saved-stats"),
+                                    args->has("--dresidual-out"));
+  else if (args->has("--saved-stats") || args->has("--dresidual-out")) {
+    usageError("--saved-stats and --dresidual-out need --backward");
+    return kExitUsage;
+  }
+  if (job.program.backward && !llvm::StringRef(job.input).ends_with(".toml")) {
+    usageError("--backward takes a spec (.toml); IR says itself what it "
+               "computes");
     return kExitUsage;
   }
   if (job.cols && llvm::StringRef(job.input).ends_with(".mlir")) {

@@ -2,6 +2,7 @@
 #include "normc/Frontend/Pipeline.h"
 #include "normc/Conversion/Passes.h"
 #include "normc/Dialect/Norm/IR/NormOps.h"
+#include "normc/Dialect/Norm/Transforms/Passes.h"
 #include "normc/Dialect/Sched/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -17,6 +18,7 @@ void normc::registerNormcDialects(DialectRegistry &registry) {
 }
 
 void normc::registerNormcPasses() {
+  norm::registerNormcNormPasses();
   registerNormcConversionPasses();
   sched::registerNormcSchedPasses();
 }
@@ -27,6 +29,17 @@ normc::IRLevel normc::getIRLevel(ModuleOp module) {
   for (sched::KernelOp kernel : module.getOps<sched::KernelOp>())
     return kernel.isLowered() ? IRLevel::Kernel : IRLevel::Rows;
   return IRLevel::Empty;
+}
+
+LogicalResult normc::deriveProgram(ModuleOp module, const Program &program) {
+  if (!program.backward)
+    return success();
+  PassManager pm(module.getContext());
+  norm::NormDeriveBackwardOptions options;
+  options.savedStats = program.savedStats;
+  options.dresidualOut = program.dresidualOut;
+  pm.addPass(norm::createNormDeriveBackward(options));
+  return pm.run(module);
 }
 
 LogicalResult normc::lowerToRows(ModuleOp module) {

@@ -43,7 +43,7 @@ struct SpecCompilation::State {
 SpecCompilation::SpecCompilation() : state(std::make_unique<State>()) {}
 
 /// The CUDA source of a kernel-level module and its kernels' launch facts.
-static std::optional<EmittedModule> emitModule(ModuleOp module) {
+static std::optional<EmittedModule> emitModuleSource(ModuleOp module) {
   EmittedModule out;
   llvm::raw_string_ostream os(out.source);
   FailureOr<std::vector<KernelLaunchInfo>> sequence = getLaunchSequence(module);
@@ -53,53 +53,69 @@ static std::optional<EmittedModule> emitModule(ModuleOp module) {
   return out;
 }
 
-/// The same for a module of one kernel, as a spec lowers to.
-static std::optional<EmittedKernel> emitKernel(ModuleOp module) {
-  std::optional<EmittedModule> emitted = emitModule(module);
-  if (!emitted)
-    return std::nullopt;
-  if (emitted->kernels.size() != 1) {
-    module.emitError("holds ")
-        << emitted->kernels.size() << " kernels; a forward spec runs one";
-    return std::nullopt;
-  }
-  return EmittedKernel{std::move(emitted->source),
-                       std::move(emitted->kernels.front())};
-}
 SpecCompilation::~SpecCompilation() = default;
 
 std::unique_ptr<SpecCompilation>
 SpecCompilation::create(const dsl::Spec &spec, std::optional<int64_t> cols,
-                        std::string &errors) {
+                        std::string &errors, const Program &program) {
   std::unique_ptr<SpecCompilation> compilation(new SpecCompilation());
   State &state = *compilation->state;
   state.errors = &errors;
   state.rows = buildSpecModule(spec, cols, state.context);
   bool ok = state.rows && succeeded(verify(*state.rows)) &&
+            succeeded(deriveProgram(*state.rows, program)) &&
             succeeded(lowerToRows(*state.rows));
   state.errors = nullptr;
   if (!ok)
     return nullptr;
-  for (auto kernel : state.rows->getOps<sched::KernelOp>())
+  // The first kernel is the one whose schedule is chosen; the others
+  // finish its sums.
+  for (auto kernel : state.rows->getOps<sched::KernelOp>()) {
     compilation->scheduleProblem = sched::getScheduleProblem(kernel);
+    break;
+  }
   return compilation;
+}
+
+std::optional<EmittedModule>
+SpecCompilation::emitModule(const ScheduleOptions &schedule,
+                            std::string &errors,
+                            const std::string &symbol) const {
+  std::lock_guard<std::mutex> lock(mutex);
+  state->errors = &errors;
+  OwningOpRef<ModuleOp> module = state->rows->clone();
+  if (!symbol.empty()) {
+    // Kernels are named after the spec; the first kernel's name is the
+    // prefix of the others'.
+    std::string prefix;
+    for (auto kernel : module->getOps<sched::KernelOp>()) {
+      std::string name = kernel.getSymName().str();
+      if (prefix.empty())
+        prefix = name;
+      kernel.setSymName(symbol + name.substr(prefix.size()));
+    }
+  }
+  std::optional<EmittedModule> emitted;
+  if (succeeded(assignSchedules(*module, schedule)) &&
+      succeeded(lowerToLoops(*module)))
+    emitted = emitModuleSource(*module);
+  state->errors = nullptr;
+  return emitted;
 }
 
 std::optional<EmittedKernel>
 SpecCompilation::emit(const ScheduleOptions &schedule, std::string &errors,
                       const std::string &symbol) const {
-  std::lock_guard<std::mutex> lock(mutex);
-  state->errors = &errors;
-  OwningOpRef<ModuleOp> module = state->rows->clone();
-  if (!symbol.empty())
-    for (auto kernel : module->getOps<sched::KernelOp>())
-      kernel.setSymName(symbol);
-  std::optional<EmittedKernel> kernel;
-  if (succeeded(assignSchedules(*module, schedule)) &&
-      succeeded(lowerToLoops(*module)))
-    kernel = emitKernel(*module);
-  state->errors = nullptr;
-  return kernel;
+  std::optional<EmittedModule> emitted = emitModule(schedule, errors, symbol);
+  if (!emitted)
+    return std::nullopt;
+  if (emitted->kernels.size() != 1) {
+    errors += "the program has " + std::to_string(emitted->kernels.size()) +
+              " kernels where one was expected\n";
+    return std::nullopt;
+  }
+  return EmittedKernel{std::move(emitted->source),
+                       std::move(emitted->kernels.front())};
 }
 
 std::optional<EmittedKernel>
@@ -123,7 +139,7 @@ std::optional<EmittedModule> normc::emitIRFile(const std::string &path,
   std::optional<EmittedModule> emitted;
   if (module && succeeded(verify(*module)) &&
       succeeded(lowerToSchedule(*module, ScheduleOptions())))
-    emitted = emitModule(*module);
+    emitted = emitModuleSource(*module);
   state.errors = nullptr;
   return emitted;
 }

@@ -43,6 +43,12 @@ struct Schedule {
   std::optional<RowStorage> rowStorage;
 
   /// A complete row_group schedule.
+  /// The kernel that adds per-block partial sums (sched.sum_partials): a
+  /// strided loop over the features that every schedule runs alike, so it
+  /// is fixed rather than tuned.
+  static Schedule forPartialSums() {
+    return rowGroup(1, 256, 1, RowStorage::Global);
+  }
   static Schedule rowGroup(int64_t rowsPerBlock, int64_t threadsPerRow,
                            int64_t vectorWidth, RowStorage rowStorage) {
     return {Strategy::RowGroup, rowsPerBlock, threadsPerRow, vectorWidth,

@@ -4,6 +4,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "normc/Abi/Program.h"
 #include "normc/Abi/Schedule.h"
 
 #include <string>
@@ -22,6 +23,11 @@ using ScheduleOptions = Schedule;
 /// to loops (what the emitter prints).
 enum class IRLevel { Spec, Rows, Kernel, Empty };
 IRLevel getIRLevel(mlir::ModuleOp module);
+
+/// norm-derive-backward with the program's options: every norm.spec
+/// becomes its backward spec. A forward program leaves the module as it is.
+mlir::LogicalResult deriveProgram(mlir::ModuleOp module,
+                                  const Program &program);
 
 /// convert-norm-to-sched: every norm.spec becomes a row-level sched.kernel
 /// without a schedule. Diagnostics go to the context's handler.

@@ -37,14 +37,21 @@ struct EmittedModule {
 class SpecCompilation {
 public:
   /// Nullopt (and the diagnostics, one per line, appended to `errors`) when
-  /// the spec does not lower.
-  static std::unique_ptr<SpecCompilation> create(const dsl::Spec &spec,
-                                                 std::optional<int64_t> cols,
-                                                 std::string &errors);
+  /// the spec does not lower. `program` picks the forward (one kernel) or
+  /// the backward (a kernel and, for dgamma/dbeta, one that finishes their
+  /// sums).
+  static std::unique_ptr<SpecCompilation>
+  create(const dsl::Spec &spec, std::optional<int64_t> cols,
+         std::string &errors, const Program &program = Program::forward());
   ~SpecCompilation();
 
-  /// `symbol`, when given, renames the kernel, so that the kernels of
-  /// several schedules can share one source.
+  /// Every kernel of the program for `schedule`, in launch order. `symbol`,
+  /// when given, replaces the spec's name at the front of the kernels'
+  /// names, so that the kernels of several schedules can share one source.
+  std::optional<EmittedModule> emitModule(const ScheduleOptions &schedule,
+                                          std::string &errors,
+                                          const std::string &symbol = "") const;
+  /// emitModule of a program of one kernel (the forward).
   std::optional<EmittedKernel> emit(const ScheduleOptions &schedule,
                                     std::string &errors,
                                     const std::string &symbol = "") const;

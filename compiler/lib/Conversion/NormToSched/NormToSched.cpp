@@ -40,7 +40,9 @@ FailureOr<Type> findAccumulateType(norm::SpecOp spec) {
     LogicalResult ok = success();
     if (auto add = dyn_cast<norm::ResidualAddOp>(op))
       ok = merge(&op, add.getAccumulate());
-    else if (isa<norm::MeanOp, norm::MomentOp>(op))
+    else if (auto sum = dyn_cast<norm::SumRowsOp>(op))
+      ok = merge(&op, sum.getInput().getType().getElementType());
+    else if (isa<norm::MeanOp, norm::MomentOp, norm::ReduceOp>(op))
       ok = merge(
           &op,
           cast<RankedTensorType>(op.getResult(0).getType()).getElementType());
@@ -66,8 +68,13 @@ private:
     return arith::ConstantOp::create(b, loc, acc, b.getFloatAttr(acc, value));
   }
   LogicalResult lowerOp(Operation &op);
-  /// Converts a scalar to `to`, rounding to nearest even when narrowing.
-  Value convert(Location loc, Value v, Type to);
+  Value convert(Location loc, Value v, Type to) {
+    return norm::buildConvert(b, loc, v, to);
+  }
+  LogicalResult lowerMap(norm::MapOp op);
+  /// The kernel after this one: each per-feature sum over rows, from the
+  /// partials this kernel writes.
+  void buildFinishKernel(sched::KernelOp kernel);
   using BodyBuilder = llvm::function_ref<Value(ValueRange features)>;
   /// A sched.map or sched.reduce of `inputs` whose body `build` fills in.
   template <typename OpT, typename... Extra>
@@ -80,6 +87,8 @@ private:
   OpBuilder b;
   IRMapping map;
   std::map<double, Value> counts; // by fraction
+  /// Per-feature sums over rows: their partials buffer and output.
+  SmallVector<std::pair<Value, norm::OutputOp>> rowSums;
 };
 
 } // namespace
@@ -90,19 +99,6 @@ Value SpecLowering::featureCount(Location loc, APFloat fraction) {
     count = sched::FeatureCountOp::create(
         b, loc, b.getI32Type(), b.getF64FloatAttr(fraction.convertToDouble()));
   return count;
-}
-
-Value SpecLowering::convert(Location loc, Value v, Type to) {
-  Type from = v.getType();
-  if (from == to)
-    return v;
-  unsigned fromBits = from.getIntOrFloatBitWidth(),
-           toBits = to.getIntOrFloatBitWidth();
-  if (fromBits == toBits) // f16 <-> bf16 goes through f32 exactly
-    return convert(loc, convert(loc, v, b.getF32Type()), to);
-  if (toBits < fromBits)
-    return arith::TruncFOp::create(b, loc, to, v);
-  return arith::ExtFOp::create(b, loc, to, v);
 }
 
 template <typename OpT, typename... Extra>
@@ -137,7 +133,10 @@ LogicalResult SpecLowering::lower() {
   llvm::StringMap<Value> outputs;
   for (Operation &op : body) {
     if (auto in = dyn_cast<norm::InputOp>(op)) {
-      auto type = sched::RowsType::get(ctx, in.getType().getElementType());
+      Type element = in.getTensorType().getElementType();
+      Type type = in.getTensorType().getRank() == 1
+                      ? Type(sched::StatsType::get(ctx, element))
+                      : Type(sched::RowsType::get(ctx, element));
       Value buffer =
           sched::BufferOp::create(b, in.getLoc(), type, in.getName());
       map.map(in.getResult(), buffer);
@@ -149,6 +148,16 @@ LogicalResult SpecLowering::lower() {
     }
   }
   for (auto out : body.getOps<norm::OutputOp>()) {
+    if (auto sum = out.getValue().getDefiningOp<norm::SumRowsOp>()) {
+      // Written by the next kernel; this one writes per-block partials.
+      auto type = sched::PartialsType::get(
+          ctx, sum.getInput().getType().getElementType());
+      Value partials = sched::BufferOp::create(
+          b, out.getLoc(), type, (out.getName() + "_partials").str());
+      rowSums.push_back({partials, out});
+      map.map(sum.getResult(), partials);
+      continue;
+    }
     auto tensor = cast<RankedTensorType>(out.getValue().getType());
     Type type = tensor.getRank() == 2
                     ? Type(sched::RowsType::get(ctx, tensor.getElementType()))
@@ -169,10 +178,39 @@ LogicalResult SpecLowering::lower() {
     for (Value result : op.getResults())
       for (Operation *user : result.getUsers())
         if (auto out = dyn_cast<norm::OutputOp>(user))
-          storeOutput(out, outputs.lookup(out.getName()));
+          if (Value buffer = outputs.lookup(out.getName()))
+            storeOutput(out, buffer);
   }
+  if (!rowSums.empty())
+    buildFinishKernel(kernel);
   spec.erase();
   return success();
+}
+
+void SpecLowering::buildFinishKernel(sched::KernelOp kernel) {
+  MLIRContext *ctx = b.getContext();
+  b.setInsertionPointAfter(kernel);
+  auto finish = sched::KernelOp::create(
+      b, kernel.getLoc(), b.getStringAttr(kernel.getSymName() + "_finish"),
+      kernel.getColsAttr(), kernel.getAccumulateAttr(),
+      sched::ScheduleAttr::get(ctx, normc::Schedule::forPartialSums()));
+  finish.setLaunchOrder(kernel.getLaunchOrder() + 1);
+  b.setInsertionPointToStart(&finish.getBody().emplaceBlock());
+  SmallVector<std::pair<Value, Value>> sums;
+  for (auto &[partials, out] : rowSums) {
+    auto name = partials.getDefiningOp<sched::BufferOp>().getName();
+    sums.push_back(
+        {sched::BufferOp::create(b, out.getLoc(), partials.getType(), name),
+         {}});
+  }
+  for (auto [sum, rowSum] : llvm::zip(sums, rowSums)) {
+    norm::OutputOp out = rowSum.second;
+    auto type = sched::FeaturesType::get(
+        ctx, cast<RankedTensorType>(out.getValue().getType()).getElementType());
+    sum.second = sched::BufferOp::create(b, out.getLoc(), type, out.getName());
+  }
+  for (auto [partials, dest] : sums)
+    sched::SumPartialsOp::create(b, kernel.getLoc(), partials, dest);
 }
 
 void SpecLowering::storeOutput(norm::OutputOp out, Value buffer) {
@@ -193,9 +231,35 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
 
   if (auto in = dyn_cast<norm::InputOp>(op)) {
     // Loaded where it is defined; params stay buffers (read per chunk).
-    map.map(in.getResult(),
-            sched::LoadRowOp::create(b, loc, rowOf(in.getType()),
-                                     map.lookup(in.getResult())));
+    Value buffer = map.lookup(in.getResult());
+    if (in.getTensorType().getRank() == 1)
+      map.map(in.getResult(),
+              sched::LoadStatOp::create(
+                  b, loc, in.getTensorType().getElementType(), buffer));
+    else
+      map.map(in.getResult(),
+              sched::LoadRowOp::create(b, loc, rowOf(in.getType()), buffer));
+    return success();
+  }
+  if (auto mapOp = dyn_cast<norm::MapOp>(op))
+    return lowerMap(mapOp);
+  if (auto reduce = dyn_cast<norm::ReduceOp>(op)) {
+    Value count = featureCount(loc, reduce.getFraction());
+    map.map(reduce.getResult(),
+            withBody<sched::ReduceOp>(
+                loc, acc, {map.lookup(reduce.getInput())},
+                [&](ValueRange f) { return convert(loc, f[0], acc); }, count));
+    return success();
+  }
+  if (auto sum = dyn_cast<norm::SumRowsOp>(op)) {
+    Value partials = map.lookup(sum.getResult());
+    auto rowsSum = sched::ReduceRowsOp::create(
+        b, loc, ValueRange{map.lookup(sum.getInput())}, partials);
+    Block &body = rowsSum.getBody().emplaceBlock();
+    Value term = body.addArgument(acc, loc);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&body);
+    sched::YieldOp::create(b, loc, term);
     return success();
   }
   if (isa<norm::ParamOp>(op))
@@ -211,7 +275,8 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
                   Value rhs = convert(loc, f[1], acc);
                   Value sum = arith::AddFOp::create(b, loc, lhs, rhs);
                   return convert(loc, sum, element);
-                }));
+                },
+                Value()));
     return success();
   }
   if (auto mean = dyn_cast<norm::MeanOp>(op)) {
@@ -272,24 +337,28 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
     auto result = rowOf(normalize.getType());
     double offset = normalize.getGainOffset().convertToDouble();
     map.map(normalize.getResult(),
-            withBody<sched::MapOp>(loc, result, inputs, [&](ValueRange f) {
-              Value t = convert(loc, f[0], acc);
-              if (mean)
-                t = arith::SubFOp::create(b, loc, t, mean);
-              if (rstd)
-                t = arith::MulFOp::create(b, loc, t, rstd);
-              unsigned next = 1;
-              if (normalize.getGain()) {
-                Value g = convert(loc, f[next++], acc);
-                if (offset != 0.0)
-                  g = arith::AddFOp::create(b, loc, constant(loc, offset), g);
-                t = arith::MulFOp::create(b, loc, t, g);
-              }
-              if (normalize.getBias())
-                t = arith::AddFOp::create(b, loc, t,
-                                          convert(loc, f[next], acc));
-              return convert(loc, t, result.getElementType());
-            }));
+            withBody<sched::MapOp>(
+                loc, result, inputs,
+                [&](ValueRange f) {
+                  Value t = convert(loc, f[0], acc);
+                  if (mean)
+                    t = arith::SubFOp::create(b, loc, t, mean);
+                  if (rstd)
+                    t = arith::MulFOp::create(b, loc, t, rstd);
+                  unsigned next = 1;
+                  if (normalize.getGain()) {
+                    Value g = convert(loc, f[next++], acc);
+                    if (offset != 0.0)
+                      g = arith::AddFOp::create(b, loc, constant(loc, offset),
+                                                g);
+                    t = arith::MulFOp::create(b, loc, t, g);
+                  }
+                  if (normalize.getBias())
+                    t = arith::AddFOp::create(b, loc, t,
+                                              convert(loc, f[next], acc));
+                  return convert(loc, t, result.getElementType());
+                },
+                Value()));
     return success();
   }
   if (auto fill = dyn_cast<norm::FillOp>(op)) {
@@ -303,6 +372,51 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
     return success();
   }
   return op.emitOpError("has no lowering to the sched dialect");
+}
+
+LogicalResult SpecLowering::lowerMap(norm::MapOp op) {
+  Location loc = op.getLoc();
+  Block &from = op.getBody().front();
+  // The counts its body uses are kernel-level scalars.
+  IRMapping body;
+  for (auto count : from.getOps<norm::CountOp>())
+    body.map(
+        count.getResult(),
+        convert(loc,
+                countAsAccumulate(loc, featureCount(loc, count.getFraction())),
+                count.getType()));
+  // Per-row operands are scalars used from above.
+  unsigned first = op.getInputs().size();
+  for (auto [arg, stat] :
+       llvm::zip(from.getArguments().drop_front(first), op.getStats()))
+    body.map(arg, map.lookup(stat));
+  auto cloneInto = [&](OpBuilder &at) -> Value {
+    for (Operation &inner : from.without_terminator())
+      if (!isa<norm::CountOp>(inner))
+        at.clone(inner, body);
+    return body.lookup(cast<norm::YieldOp>(from.getTerminator()).getValue());
+  };
+  if (op.isPerRow()) {
+    map.map(op.getResult(), cloneInto(b));
+    return success();
+  }
+  SmallVector<Value> inputs;
+  for (Value input : op.getInputs())
+    inputs.push_back(map.lookup(input));
+  Value count;
+  if (auto fraction = op.getFraction())
+    count = featureCount(loc, *fraction);
+  auto row =
+      sched::RowType::get(b.getContext(), op.getTensorType().getElementType());
+  auto mapped = sched::MapOp::create(b, loc, row, inputs, count);
+  Block &to = mapped.getBody().emplaceBlock();
+  for (auto [arg, input] : llvm::zip(from.getArguments(), inputs))
+    body.map(arg, to.addArgument(sched::getElementType(input.getType()), loc));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&to);
+  sched::YieldOp::create(b, loc, cloneInto(b));
+  map.map(op.getResult(), mapped);
+  return success();
 }
 
 namespace {

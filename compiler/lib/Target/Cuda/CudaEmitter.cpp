@@ -182,6 +182,7 @@ private:
   void print(WarpSumOp op);
   void print(ScratchWriteOp op);
   void print(ScratchSumOp op);
+  void print(LoadStatOp op);
   void print(StoreStatOp op);
   LogicalResult print(AccumulateRowOp op);
   void print(StorePartialsOp op);
@@ -376,7 +377,11 @@ LogicalResult KernelEmitter::print(MapChunkOp op) {
   FailureOr<std::string> value = emitElementBody(op.getBody(), op.getInputs());
   if (failed(value))
     return failure();
-  os << name << "[e] = " << *value << ";\n";
+  if (Value count = op.getCount())
+    os << name << "[e] = c + e < " << names[count] << " ? " << *value << " : "
+       << literal(getElementType(op.getType()), 0.0) << ";\n";
+  else
+    os << name << "[e] = " << *value << ";\n";
   close();
   names[op] = name;
   return success();
@@ -459,6 +464,13 @@ void KernelEmitter::print(ScratchSumOp op) {
   os << "#pragma unroll\n";
   os << "for (int w = 1; w < " << warps << "; ++w)\n";
   os << "  " << name << " += " << scratch << "[" << slot << " + w];\n";
+  names[op] = name;
+}
+
+void KernelEmitter::print(LoadStatOp op) {
+  std::string name = fresh('s');
+  os << "const " << typeName(op.getType()) << " " << name << " = "
+     << bufferName(op.getSource()) << "[row < rows ? row : 0];\n";
   names[op] = name;
 }
 
@@ -570,8 +582,8 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
             AccumulateRowOp>([&](auto op) { return print(op); })
       .Case<SharedRowsOp, SharedScratchOp, AllocRowOp, LoadChunkOp, ReadKeptOp,
             KeepOp, StoreChunkOp, AccumulatorOp, ReadAccumulatorOp, WarpSumOp,
-            ScratchWriteOp, ScratchSumOp, StoreStatOp, StorePartialsOp,
-            SumPartialsOp>([&](auto op) {
+            ScratchWriteOp, ScratchSumOp, LoadStatOp, StoreStatOp,
+            StorePartialsOp, SumPartialsOp>([&](auto op) {
         print(op);
         return success();
       })

@@ -1,6 +1,8 @@
 //===- NormOps.cpp - Verifiers of the norm dialect ------------------------===//
 #include "normc/Dialect/Norm/IR/NormOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
@@ -20,6 +22,17 @@ static LogicalResult verifyFraction(Operation *op, double fraction) {
   if (!(fraction > 0.0 && fraction <= 1.0))
     return op->emitOpError() << "fraction must be in (0, 1], got " << fraction;
   return success();
+}
+
+/// Whether `op` computes per-row values, whose one dimension is the rows.
+static bool isPerRow(Operation *op) {
+  if (isa<MeanOp, MomentOp, RstdOp, FillOp, ConvertOp, ReduceOp>(op))
+    return true;
+  if (auto map = dyn_cast<MapOp>(op))
+    return map.isPerRow();
+  if (auto in = dyn_cast<InputOp>(op))
+    return in.getTensorType().getRank() == 1;
+  return false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -49,7 +62,7 @@ LogicalResult SpecOp::verify() {
   WalkResult result = getBody().walk([&](Operation *op) -> WalkResult {
     for (Type t : op->getResultTypes()) {
       auto tensor = dyn_cast<RankedTensorType>(t);
-      if (!tensor || (isa<MeanOp, MomentOp, RstdOp, FillOp, ConvertOp>(op)))
+      if (!tensor || isPerRow(op))
         continue;
       int64_t d = tensor.getDimSize(tensor.getRank() - 1);
       if (cols && *cols != d) {
@@ -66,7 +79,9 @@ LogicalResult SpecOp::verify() {
 
 std::optional<int64_t> SpecOp::getCols() {
   for (auto in : getBody().getOps<InputOp>()) {
-    int64_t d = in.getType().getDimSize(1);
+    if (in.getTensorType().getRank() != 2)
+      continue;
+    int64_t d = in.getTensorType().getDimSize(1);
     return ShapedType::isDynamic(d) ? std::nullopt : std::optional(d);
   }
   return std::nullopt;
@@ -144,6 +159,85 @@ LogicalResult ConvertOp::verify() {
     return emitOpError("must keep the shape");
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Generic ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult MapOp::verify() {
+  RankedTensorType result = getTensorType();
+  if (isPerRow() && !getInputs().empty())
+    return emitOpError("with [rows, d] or [d] operands must have a [rows, d] "
+                       "result");
+  if (isPerRow() && getFraction())
+    return emitOpError("fraction needs a [rows, d] result");
+  if (auto fraction = getFraction())
+    if (failed(verifyFraction(*this, fraction->convertToDouble())))
+      return failure();
+  int64_t d = result.getDimSize(result.getRank() - 1);
+  for (Value input : getInputs()) {
+    auto t = cast<RankedTensorType>(input.getType());
+    if (!isPerRow() && t.getDimSize(t.getRank() - 1) != d)
+      return emitOpError("operand with ")
+             << t.getDimSize(t.getRank() - 1) << " features, result has " << d;
+  }
+  Block &body = getBody().front();
+  SmallVector<Type> elements;
+  for (Value v : getOperands())
+    elements.push_back(cast<RankedTensorType>(v.getType()).getElementType());
+  if (body.getArgumentTypes() != ArrayRef<Type>(elements))
+    return emitOpError("body arguments must be the operands' element types");
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValue().getType() != result.getElementType())
+    return emitOpError("body yields ")
+           << yield.getValue().getType() << ", result elements are "
+           << result.getElementType();
+  for (Operation &op : body.without_terminator()) {
+    bool scalar =
+        isa<arith::ArithDialect, math::MathDialect>(op.getDialect()) ||
+        isa<CountOp>(op);
+    if (!scalar || op.getNumRegions() != 0)
+      return op.emitOpError("cannot be part of a norm.map body (arith and "
+                            "math scalar ops and norm.count only)");
+  }
+  return success();
+}
+
+LogicalResult CountOp::verify() {
+  return verifyFraction(*this, getFraction().convertToDouble());
+}
+
+LogicalResult ReduceOp::verify() {
+  if (failed(verifyFraction(*this, getFraction().convertToDouble())))
+    return failure();
+  if (getInput().getType().getElementType() != getType().getElementType())
+    return emitOpError("sums in the operand's element type; result must be ")
+           << getInput().getType().getElementType();
+  return verifyRowStats(*this, getInput().getType(), getType(), "result");
+}
+
+LogicalResult SumRowsOp::verify() {
+  if (getInput().getType().getDimSize(1) != getType().getDimSize(0))
+    return emitOpError("result has ")
+           << getType().getDimSize(0) << " features, operand has "
+           << getInput().getType().getDimSize(1);
+  return success();
+}
+
+Value normc::norm::buildConvert(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  unsigned fromBits = from.getIntOrFloatBitWidth(),
+           toBits = to.getIntOrFloatBitWidth();
+  if (fromBits == toBits) // f16 <-> bf16 goes through f32 exactly
+    return buildConvert(b, loc, buildConvert(b, loc, v, b.getF32Type()), to);
+  if (toBits < fromBits)
+    return arith::TruncFOp::create(b, loc, to, v);
+  return arith::ExtFOp::create(b, loc, to, v);
+}
+
+#include "normc/Dialect/Norm/IR/VjpInterface.cpp.inc"
 
 #define GET_OP_CLASSES
 #include "normc/Dialect/Norm/IR/NormOps.cpp.inc"

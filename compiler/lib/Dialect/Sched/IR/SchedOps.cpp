@@ -34,7 +34,7 @@ normc::ScheduleProblem normc::sched::getScheduleProblem(KernelOp kernel) {
     problem.cols = *kernel.getCols();
   problem.widestBits = 8;
   for (auto buffer : kernel.getBody().getOps<BufferOp>())
-    if (!isa<StatsType>(buffer.getType()))
+    if (!isa<StatsType, PartialsType>(buffer.getType()))
       problem.widestBits =
           std::max(problem.widestBits,
                    getElementType(buffer.getType()).getIntOrFloatBitWidth());
@@ -384,6 +384,16 @@ LogicalResult FeatureCountOp::verify() {
   double f = getFraction().convertToDouble();
   if (!(f > 0.0 && f <= 1.0))
     return emitOpError("fraction must be in (0, 1], got ") << f;
+  return success();
+}
+
+LogicalResult LoadStatOp::verify() {
+  if (getType() != getSource().getType().getElementType())
+    return emitOpError("reads ") << getSource().getType().getElementType()
+                                 << " stats as " << getType();
+  if (!isa<KernelOp, ForRowGroupsOp>((*this)->getParentOp()))
+    return emitOpError("reads the current row: it belongs in the kernel's "
+                       "body or its sched.for_row_groups");
   return success();
 }
 

@@ -28,7 +28,10 @@ struct SchedAssignSchedule
       }
     }
     for (KernelOp kernel : getOperation().getOps<KernelOp>()) {
-      if (kernel.getScheduleAttr() && !overwrite)
+      // A kernel that sums partials has its fixed schedule
+      // (Schedule::forPartialSums) from the start.
+      bool sumsPartials = !kernel.getBody().getOps<SumPartialsOp>().empty();
+      if (kernel.getScheduleAttr() && (!overwrite || sumsPartials))
         continue;
       if (kernel.isLowered()) {
         kernel.emitOpError("is already lowered to loops; its schedule cannot "

@@ -32,17 +32,10 @@ using namespace normc::sched;
 
 namespace {
 
-/// Row values read by a reduction or more than once are kept between passes.
+/// Row values read more than once are kept between passes; one read once
+/// is computed (or loaded) in the pass that reads it.
 bool needsStorage(Value row) {
-  if (!isa<RowType>(row.getType()))
-    return false;
-  unsigned uses = 0;
-  for (Operation *user : row.getUsers()) {
-    if (isa<ReduceOp>(user))
-      return true;
-    ++uses;
-  }
-  return uses > 1;
+  return isa<RowType>(row.getType()) && !row.hasOneUse() && !row.use_empty();
 }
 
 class KernelLowering {
@@ -145,7 +138,8 @@ Value KernelLowering::chunk(Value value) {
   } else {
     auto map = value.getDefiningOp<MapOp>();
     SmallVector<Value> inputs = chunksOf(map.getInputs());
-    auto mapped = MapChunkOp::create(b, loc, chunkType, inputs);
+    Value count = map.getCount() ? scalars.lookup(map.getCount()) : Value();
+    auto mapped = MapChunkOp::create(b, loc, chunkType, inputs, count);
     cloneBody(map.getBody(), mapped, inputs);
     result = mapped;
   }
@@ -208,7 +202,7 @@ void KernelLowering::reduceRows(ReduceRowsOp op) {
     b.setInsertionPoint(rowLoop);
     openChunkLoop(loc);
     auto zero = MapChunkOp::create(b, loc, ChunkType::get(b.getContext(), acc),
-                                   ValueRange());
+                                   ValueRange(), Value());
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPointToStart(&zero.getBody().emplaceBlock());
     Value value =

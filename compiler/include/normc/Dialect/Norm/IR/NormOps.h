@@ -11,10 +11,19 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "normc/Dialect/Norm/IR/NormDialect.h"
+#include "normc/Dialect/Norm/IR/VjpBuilder.h"
 
 #include "normc/Dialect/Norm/IR/NormOpsEnums.h.inc"
+#include "normc/Dialect/Norm/IR/VjpInterface.h.inc"
 
 #define GET_OP_CLASSES
 #include "normc/Dialect/Norm/IR/NormOps.h.inc"
+
+namespace normc::norm {
+/// A scalar converted to float type `to` (nearest-even when narrowing;
+/// f16 <-> bf16 through f32, which is exact).
+mlir::Value buildConvert(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                         mlir::Type to);
+} // namespace normc::norm
 
 #endif // NORMC_DIALECT_NORM_IR_NORMOPS_H

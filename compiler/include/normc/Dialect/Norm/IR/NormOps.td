@@ -6,12 +6,16 @@ include "normc/Dialect/Norm/IR/NormDialect.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/RegionKindInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "normc/Dialect/Norm/IR/VjpInterface.td"
 
 def Norm_StorageFloat : AnyTypeOf<[F32, F16, BF16]>;
 def Norm_AccumulateFloat : AnyTypeOf<[F64, F32, F16, BF16]>;
 def Norm_Rows : 2DTensorOf<[F32, F16, BF16]>;
 def Norm_Features : 1DTensorOf<[F32, F16, BF16]>;
 def Norm_RowStats : 1DTensorOf<[F64, F32, F16, BF16]>;
+// Values a backward computation derives, in the accumulate type.
+def Norm_AccRows : 2DTensorOf<[F64, F32, F16, BF16]>;
+def Norm_AccFeatures : 1DTensorOf<[F64, F32, F16, BF16]>;
 
 def Norm_SpecOp : Norm_Op<"spec", [
     IsolatedFromAbove, NoTerminator, SingleBlock, Symbol,
@@ -39,10 +43,19 @@ def Norm_SpecOp : Norm_Op<"spec", [
 }
 
 def Norm_InputOp : Norm_Op<"input"> {
-  let summary = "A [rows, d] activation the kernel reads";
+  let summary = "A [rows, d] activation or [rows] statistic the kernel reads";
+  let description = [{
+    Per-row inputs are f32 statistics saved by a forward (`mean`, `rstd`),
+    which a backward reads instead of recomputing them.
+  }];
   let arguments = (ins StrAttr:$name);
-  let results = (outs Norm_Rows:$result);
+  let results = (outs AnyTypeOf<[Norm_Rows, Norm_RowStats]>:$result);
   let assemblyFormat = "$name attr-dict `:` type($result)";
+  let extraClassDeclaration = [{
+    ::mlir::RankedTensorType getTensorType() {
+      return ::llvm::cast<::mlir::RankedTensorType>(getType());
+    }
+  }];
 }
 
 def Norm_ParamOp : Norm_Op<"param"> {
@@ -52,7 +65,7 @@ def Norm_ParamOp : Norm_Op<"param"> {
   let assemblyFormat = "$name attr-dict `:` type($result)";
 }
 
-def Norm_ResidualAddOp : Norm_Op<"residual_add", [Pure,
+def Norm_ResidualAddOp : Norm_Op<"residual_add", [Pure, DeclareOpInterfaceMethods<Norm_VjpOpInterface>,
     AllTypesMatch<["x", "residual", "result"]>]> {
   let summary = "h = round_to_storage(x + residual)";
   let description = [{
@@ -67,7 +80,7 @@ def Norm_ResidualAddOp : Norm_Op<"residual_add", [Pure,
   }];
 }
 
-def Norm_MeanOp : Norm_Op<"mean", [Pure]> {
+def Norm_MeanOp : Norm_Op<"mean", [Pure, DeclareOpInterfaceMethods<Norm_VjpOpInterface>]> {
   let summary = "Mean of the first k = max(1, floor(fraction * d)) features";
   let arguments = (ins Norm_Rows:$input, F64Attr:$fraction);
   let results = (outs Norm_RowStats:$result);
@@ -77,7 +90,7 @@ def Norm_MeanOp : Norm_Op<"mean", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Norm_MomentOp : Norm_Op<"moment", [Pure]> {
+def Norm_MomentOp : Norm_Op<"moment", [Pure, DeclareOpInterfaceMethods<Norm_VjpOpInterface>]> {
   let summary = "Second moment of the first k features, optionally centered";
   let description = [{
     `s = sum((h[0:k] - mean)^2) / k`, or `/ (k - 1)` when `unbiased`.
@@ -93,7 +106,8 @@ def Norm_MomentOp : Norm_Op<"moment", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Norm_RstdOp : Norm_Op<"rstd", [Pure, AllTypesMatch<["moment", "result"]>]> {
+def Norm_RstdOp : Norm_Op<"rstd", [Pure, DeclareOpInterfaceMethods<Norm_VjpOpInterface>,
+    AllTypesMatch<["moment", "result"]>]> {
   let summary = "Reciprocal standard deviation from a second moment";
   let description = [{
     `inside_sqrt`: r = 1 / sqrt(s + eps); `outside_sqrt`: r = 1 / (sqrt(s) + eps).
@@ -107,7 +121,8 @@ def Norm_RstdOp : Norm_Op<"rstd", [Pure, AllTypesMatch<["moment", "result"]>]> {
   let hasVerifier = 1;
 }
 
-def Norm_NormalizeOp : Norm_Op<"normalize", [Pure, AttrSizedOperandSegments]> {
+def Norm_NormalizeOp : Norm_Op<"normalize", [Pure, AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<Norm_VjpOpInterface>]> {
   let summary = "y = (h - mean) * rstd * (gain_offset + gain) + bias";
   let description = [{
     Applied to all d features; each optional operand drops its term. The
@@ -131,7 +146,7 @@ def Norm_NormalizeOp : Norm_Op<"normalize", [Pure, AttrSizedOperandSegments]> {
   }];
 }
 
-def Norm_FillOp : Norm_Op<"fill", [Pure]> {
+def Norm_FillOp : Norm_Op<"fill", [Pure, DeclareOpInterfaceMethods<Norm_VjpOpInterface>]> {
   let summary = "A per-row statistic that is the same for every row";
   let description = [{
     The rstd of a spec with `scale = false` is 1 for every row; saving the
@@ -149,7 +164,7 @@ def Norm_FillOp : Norm_Op<"fill", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Norm_ConvertOp : Norm_Op<"convert", [Pure]> {
+def Norm_ConvertOp : Norm_Op<"convert", [Pure, DeclareOpInterfaceMethods<Norm_VjpOpInterface>]> {
   let summary = "Element type conversion of per-row statistics";
   let arguments = (ins Norm_RowStats:$input);
   let results = (outs Norm_RowStats:$result);
@@ -160,11 +175,94 @@ def Norm_ConvertOp : Norm_Op<"convert", [Pure]> {
 def Norm_OutputOp : Norm_Op<"output", []> {
   let summary = "Names a value the kernel stores";
   let description = [{
-    `y`, `residual_out` ([rows, d]) and `mean`, `rstd` ([rows], f32).
+    `y`, `residual_out`, `dx`, `dresidual` ([rows, d]), `mean`, `rstd`
+    ([rows], f32) and `dgamma`, `dbeta` ([d], a `norm.sum_rows`).
   }];
   let arguments = (ins StrAttr:$name,
-                       AnyTypeOf<[Norm_Rows, Norm_RowStats]>:$value);
+                       AnyTypeOf<[Norm_Rows, Norm_RowStats, Norm_Features]>:$value);
   let assemblyFormat = "$name `,` $value attr-dict `:` type($value)";
+}
+
+//===----------------------------------------------------------------------===//
+// Generic ops, which backward computations are built of
+//===----------------------------------------------------------------------===//
+
+def Norm_MapOp : Norm_Op<"map", [Pure, SingleBlock, AttrSizedOperandSegments]> {
+  let summary = "An elementwise computation, broadcasting over rows and features";
+  let description = [{
+    The body runs once per element of the result: its arguments are that
+    element's value of each operand, `inputs` ([rows, d], or [d] broadcast
+    over the rows) first, then `stats` ([rows], broadcast over the
+    features). The result is [rows, d], or per-row when there are no
+    `inputs` and the result is 1-D. With `fraction` the body applies to the
+    first k = max(1, floor(fraction * d)) features only and the result is 0
+    for the others: how statistics of a feature range pass their gradient
+    back. Bodies hold `arith`/`math` scalar ops and `norm.count`.
+
+    ```mlir
+    %g = norm.map %dy, %gamma stats(%r : tensor<?xf32>)
+        : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xf32> {
+    ^bb0(%a: bf16, %b: bf16, %c: f32):
+      ...
+      norm.yield %t : f32
+    }
+    ```
+  }];
+  let arguments = (ins
+      Variadic<AnyTypeOf<[Norm_AccRows, Norm_AccFeatures]>>:$inputs,
+      Variadic<Norm_RowStats>:$stats, OptionalAttr<F64Attr>:$fraction);
+  let results = (outs AnyTypeOf<[Norm_AccRows, Norm_RowStats]>:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $inputs (`stats` `(` $stats^ `:` type($stats) `)`)?
+    (`fraction` $fraction^)? attr-dict `:`
+    functional-type($inputs, $result) $body
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::RankedTensorType getTensorType() {
+      return ::llvm::cast<::mlir::RankedTensorType>(getType());
+    }
+    /// Whether the result is per row (no [rows, d] or [d] operands).
+    bool isPerRow() { return getTensorType().getRank() == 1; }
+  }];
+}
+
+def Norm_CountOp : Norm_Op<"count", [Pure, HasParent<"MapOp">]> {
+  let summary = "k = max(1, floor(fraction * d)) inside a norm.map body";
+  let arguments = (ins F64Attr:$fraction);
+  let results = (outs AnyFloat:$result);
+  let assemblyFormat = "`fraction` $fraction attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Norm_YieldOp : Norm_Op<"yield", [Pure, Terminator, HasParent<"MapOp">]> {
+  let summary = "The element a norm.map body computes";
+  let arguments = (ins AnyFloat:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
+def Norm_ReduceOp : Norm_Op<"reduce", [Pure]> {
+  let summary = "Per-row sum over the first k = max(1, floor(fraction * d)) features";
+  let arguments = (ins Norm_AccRows:$input, F64Attr:$fraction);
+  let results = (outs Norm_RowStats:$result);
+  let assemblyFormat = [{
+    $input `fraction` $fraction attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Norm_SumRowsOp : Norm_Op<"sum_rows", [Pure]> {
+  let summary = "Per-feature sum over all rows, rounded once to the result type";
+  let description = [{
+    The gradient of a per-feature parameter: the sum runs in the operand's
+    element type over every row, in an order fixed by the schedule, so the
+    result is the same bits from run to run.
+  }];
+  let arguments = (ins Norm_AccRows:$input);
+  let results = (outs Norm_Features:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
 }
 
 #endif // NORMC_NORM_OPS

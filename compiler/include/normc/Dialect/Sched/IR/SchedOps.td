@@ -87,6 +87,19 @@ def Sched_StoreStatOp : Sched_Op<"store_stat"> {
 // Row level: whole rows, generic maps and reductions
 //===----------------------------------------------------------------------===//
 
+def Sched_LoadStatOp : Sched_Op<"load_stat"> {
+  let summary = "Reads the current row's element of a per-row buffer";
+  let description = [{
+    A per-row scalar, as a backward reads the statistics a forward saved.
+  }];
+  let arguments = (ins Arg<Sched_StatsType, "", [MemRead]>:$source);
+  let results = (outs Sched_AccumulateFloat:$result);
+  let assemblyFormat = [{
+    $source attr-dict `:` qualified(type($source)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Sched_LoadRowOp : Sched_Op<"load_row", [
     TypesMatchWith<"row element type matches the buffer", "source", "result",
                    "::normc::sched::RowType::get($_self.getContext(), "
@@ -99,7 +112,7 @@ def Sched_LoadRowOp : Sched_Op<"load_row", [
 }
 
 def Sched_MapOp : Sched_Op<"map", [
-    SingleBlock,
+    SingleBlock, AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "An elementwise computation over the features of a row";
   let description = [{
@@ -107,7 +120,8 @@ def Sched_MapOp : Sched_Op<"map", [
     of each operand (a row, or a per-feature buffer), per-row scalars are
     used from above, and it yields the feature's result in the row's
     element type. Arithmetic is `arith`/`math` on scalars; roundings are
-    explicit `arith.truncf`/`arith.extf`.
+    explicit `arith.truncf`/`arith.extf`. With `count`, features from count
+    on are 0 (the gradient of statistics over a leading feature range).
 
     ```mlir
     %h = sched.map %x, %r : (!sched.row<bf16>, !sched.row<bf16>) -> !sched.row<bf16> {
@@ -117,11 +131,13 @@ def Sched_MapOp : Sched_Op<"map", [
     }
     ```
   }];
-  let arguments = (ins Variadic<Sched_RowOperand>:$inputs);
+  let arguments = (ins Variadic<Sched_RowOperand>:$inputs,
+                       Optional<I32>:$count);
   let results = (outs Sched_RowType:$result);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $inputs attr-dict `:` functional-type($inputs, $result) $body
+    $inputs (`count` $count^)? attr-dict `:` functional-type($inputs, $result)
+    $body
   }];
   let hasVerifier = 1;
 }
@@ -314,13 +330,15 @@ def Sched_ReadKeptOp : Sched_Op<"read_kept", [HasParent<"ForChunksOp">]> {
 }
 
 def Sched_MapChunkOp : Sched_Op<"map_chunk", [Pure, HasParent<"ForChunksOp">,
-    SingleBlock]> {
+    SingleBlock, AttrSizedOperandSegments]> {
   let summary = "sched.map on the features of this thread's chunk";
-  let arguments = (ins Variadic<Sched_ChunkType>:$inputs);
+  let arguments = (ins Variadic<Sched_ChunkType>:$inputs,
+                       Optional<I32>:$count);
   let results = (outs Sched_ChunkType:$result);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $inputs attr-dict `:` functional-type($inputs, $result) $body
+    $inputs (`count` $count^)? attr-dict `:` functional-type($inputs, $result)
+    $body
   }];
   let hasVerifier = 1;
 }

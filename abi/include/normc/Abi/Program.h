@@ -1,0 +1,37 @@
+//===- Program.h - Which computation of a spec a kernel module runs -------===//
+#ifndef NORMC_ABI_PROGRAM_H
+#define NORMC_ABI_PROGRAM_H
+
+#include <string>
+
+namespace normc {
+
+/// The forward of a spec, or its backward (contract section 5) with the
+/// inputs it reads. Kernels, caches and packs are keyed by str().
+struct Program {
+  bool backward = false;
+  bool savedStats = false;   // backward: the forward's saved mean and rstd
+  bool dresidualOut = false; // backward: the gradient at residual_out
+
+  static Program forward() { return {}; }
+  static Program gradient(bool savedStats = false, bool dresidualOut = false) {
+    return {true, savedStats, dresidualOut};
+  }
+
+  /// "forward", "backward", "backward+saved_stats+dresidual_out", ...
+  std::string str() const {
+    if (!backward)
+      return "forward";
+    return std::string("backward") + (savedStats ? "+saved_stats" : "") +
+           (dresidualOut ? "+dresidual_out" : "");
+  }
+  bool operator==(const Program &o) const {
+    return backward == o.backward && savedStats == o.savedStats &&
+           dresidualOut == o.dresidualOut;
+  }
+  bool operator<(const Program &o) const { return str() < o.str(); }
+};
+
+} // namespace normc
+
+#endif // NORMC_ABI_PROGRAM_H

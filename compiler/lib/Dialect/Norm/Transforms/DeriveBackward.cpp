@@ -1,0 +1,226 @@
+//===- DeriveBackward.cpp - The backward computation of a spec ------------===//
+//
+// The backward spec recomputes the forward values it needs (or reads the
+// saved statistics), seeds the cotangents of the stored outputs with dy
+// and dresidual_out, applies each op's VjpOpInterface rule in reverse
+// order, and stores the cotangents of the inputs and parameters. Dead
+// forward values are dropped, so the kernels read only what they use.
+//
+//===----------------------------------------------------------------------===//
+#include "normc/Dialect/Norm/Transforms/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+
+#include <map>
+
+namespace normc::norm {
+#define GEN_PASS_DEF_NORMDERIVEBACKWARD
+#include "normc/Dialect/Norm/Transforms/Passes.h.inc"
+} // namespace normc::norm
+
+using namespace mlir;
+using namespace normc::norm;
+
+namespace {
+
+/// The accumulate type of a forward spec: that of its statistics.
+Type accumulateTypeOf(SpecOp spec) {
+  for (Operation &op : spec.getBody().front())
+    if (isa<MeanOp, MomentOp>(op))
+      return cast<RankedTensorType>(op.getResult(0).getType()).getElementType();
+  return {};
+}
+
+class BackwardBuilder : public VjpBuilder {
+public:
+  BackwardBuilder(OpBuilder &b, Type acc, ArrayRef<int64_t> rows)
+      : VjpBuilder(b, acc, rows) {}
+
+  Value primal(Value v) override { return primals.lookup(v); }
+  Value cotangent(Value v) override;
+  void accumulate(Value v, Value contribution) override {
+    if (contribution)
+      contributions[v].push_back(contribution);
+  }
+
+  IRMapping primals;
+  /// Cotangents of the forward values that are known in full.
+  llvm::DenseMap<Value, Value> done;
+
+private:
+  /// The sum of `terms` (all of one shape), elementwise in the accumulate
+  /// type.
+  Value sum(Location loc, ArrayRef<Value> terms, bool rows);
+  llvm::DenseMap<Value, SmallVector<Value>> contributions;
+};
+
+Value BackwardBuilder::sum(Location loc, ArrayRef<Value> terms, bool rows) {
+  if (terms.size() == 1)
+    return terms.front();
+  SmallVector<Value> inputs, stats;
+  (rows ? inputs : stats).append(terms.begin(), terms.end());
+  return map(loc, inputs, stats, rows, [&](ValueRange e) {
+    Value total = toAcc(loc, e[0]);
+    for (Value t : e.drop_front())
+      total = arith::AddFOp::create(builder(), loc, total, toAcc(loc, t));
+    return total;
+  });
+}
+
+Value BackwardBuilder::cotangent(Value v) {
+  if (Value known = done.lookup(v))
+    return known;
+  auto it = contributions.find(v);
+  if (it == contributions.end())
+    return {};
+  Location loc = v.getLoc();
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<Value> same, rowsTerms;
+  for (Value c : it->second)
+    (cast<RankedTensorType>(c.getType()).getRank() == type.getRank()
+         ? same
+         : rowsTerms)
+        .push_back(c);
+  bool perRow = type.getRank() == 1 && !isa<ParamOp>(v.getDefiningOp());
+  if (perRow && !rowsTerms.empty())
+    // The transpose of broadcasting over the features: a sum over all d.
+    same.push_back(ReduceOp::create(
+        builder(), loc,
+        RankedTensorType::get(type.getShape(), accumulateType()),
+        sum(loc, rowsTerms, true), builder().getF64FloatAttr(1.0)));
+  Value total;
+  if (isa_and_nonnull<ParamOp>(v.getDefiningOp()))
+    // Over the rows: a parameter's gradient, rounded once to its type.
+    total = SumRowsOp::create(builder(), loc, type, sum(loc, rowsTerms, true));
+  else
+    total = sum(loc, same, type.getRank() == 2);
+  done[v] = total;
+  return total;
+}
+
+/// Removes the ops of `block` whose results nobody uses, inputs included.
+void dropDeadValues(Block &block) {
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+    if (op.getNumResults() && op.use_empty())
+      op.erase();
+}
+
+struct NormDeriveBackward
+    : public normc::norm::impl::NormDeriveBackwardBase<NormDeriveBackward> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<SpecOp> specs(getOperation().getOps<SpecOp>());
+    for (SpecOp spec : specs)
+      if (failed(derive(spec)))
+        return signalPassFailure();
+  }
+
+  LogicalResult derive(SpecOp forward);
+};
+
+} // namespace
+
+LogicalResult NormDeriveBackward::derive(SpecOp forward) {
+  Type acc = accumulateTypeOf(forward);
+  if (!acc)
+    return forward.emitOpError("computes no statistics to differentiate");
+  Block &body = forward.getBody().front();
+  OpBuilder b(forward);
+  auto backward = SpecOp::create(b, forward.getLoc(),
+                                 (forward.getSymName() + "_backward").str());
+  b.setInsertionPointToStart(&backward.getBody().emplaceBlock());
+  // What the forward stores: `y`, `residual_out`, the saved statistics.
+  llvm::StringMap<OutputOp> outputs;
+  for (auto out : body.getOps<OutputOp>())
+    outputs[out.getName()] = out;
+  auto outputValue = [&](StringRef name) -> Value {
+    auto it = outputs.find(name);
+    return it == outputs.end() ? Value() : it->second.getValue();
+  };
+  if (!outputValue("y"))
+    return forward.emitOpError("stores no 'y' to differentiate");
+  BackwardBuilder vjp(
+      b, acc, cast<RankedTensorType>(outputValue("y").getType()).getShape());
+  // A saved statistic replaces the op computing it (through the f32
+  // conversion that saved it); constants stay constants.
+  std::map<Operation *, std::pair<StringRef, Location>> saved;
+  if (savedStats)
+    for (StringRef name : {"mean", "rstd"})
+      if (Value v = outputValue(name)) {
+        if (auto convert = v.getDefiningOp<ConvertOp>())
+          v = convert.getInput();
+        if (!v.getDefiningOp<FillOp>())
+          saved.insert({v.getDefiningOp(), {name, outputs[name].getLoc()}});
+      }
+
+  // The forward values, recomputed; the inputs first, in their order, then
+  // the seeds and saved statistics.
+  SmallVector<Operation *> program;
+  for (Operation &op : body)
+    if (!isa<OutputOp>(op))
+      program.push_back(&op);
+  for (Operation *op : program)
+    if (isa<InputOp, ParamOp>(op))
+      vjp.primals.map(op->getResult(0), b.clone(*op)->getResult(0));
+  Value y = outputValue("y");
+  auto rowsOf = [&](Type element) {
+    auto t = cast<RankedTensorType>(y.getType());
+    return RankedTensorType::get(t.getShape(), element);
+  };
+  vjp.done[y] = InputOp::create(
+      b, outputs["y"].getLoc(),
+      rowsOf(cast<RankedTensorType>(y.getType()).getElementType()), "dy");
+  if (Value h = outputValue("residual_out"); h && dresidualOut)
+    vjp.done[h] = InputOp::create(b, outputs["residual_out"].getLoc(),
+                                  h.getType(), "dresidual_out");
+  for (auto &[op, what] : saved) {
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    Value in = InputOp::create(
+        b, what.second, RankedTensorType::get(type.getShape(), b.getF32Type()),
+        what.first);
+    if (type.getElementType() != b.getF32Type())
+      in = ConvertOp::create(b, what.second, type, in);
+    vjp.primals.map(op->getResult(0), in);
+  }
+  for (Operation *op : program)
+    if (!isa<InputOp, ParamOp>(op) && !saved.count(op))
+      b.clone(*op, vjp.primals);
+
+  // The rules, last op first: every use of a value is differentiated
+  // before the value itself.
+  for (Operation *op : llvm::reverse(program)) {
+    auto rule = dyn_cast<VjpOpInterface>(op);
+    if (!rule)
+      continue;
+    if (llvm::none_of(op->getResults(),
+                      [&](Value r) { return bool(vjp.cotangent(r)); }))
+      continue;
+    if (failed(rule.buildVjp(vjp)))
+      return failure();
+  }
+
+  // The gradients of the inputs, rounded to their storage types, and of
+  // the parameters: dx (also dresidual), dgamma, dbeta.
+  for (Operation *op : program) {
+    if (!isa<InputOp, ParamOp>(op))
+      continue;
+    Value v = op->getResult(0);
+    StringRef name = op->getAttrOfType<StringAttr>("name").getValue();
+    Value grad = vjp.cotangent(v);
+    if (!grad)
+      return op->emitOpError("receives no gradient");
+    auto type = cast<RankedTensorType>(v.getType());
+    if (isa<InputOp>(op) && // rounded to the input type
+        cast<RankedTensorType>(grad.getType()).getElementType() !=
+            type.getElementType())
+      grad = vjp.map(
+          op->getLoc(), {grad}, {}, /*rows=*/true,
+          [&](ValueRange e) { return e[0]; }, std::nullopt,
+          type.getElementType());
+    OutputOp::create(b, op->getLoc(), ("d" + name).str(), grad);
+  }
+  dropDeadValues(backward.getBody().front());
+  forward.erase();
+  return success();
+}

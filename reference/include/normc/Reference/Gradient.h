@@ -1,0 +1,75 @@
+//===- Gradient.h - An independent float64 evaluation of the backward ----===//
+//
+// Plain loops that compute the backward of contract section 5 in double:
+// the exact derivative of section 1, steps 1 to 5, of the loss
+//   L = sum(dy * y) + sum(dh * residual_out)
+// where every rounding (of h, of n, of y) is treated as the identity, at
+// the forward values the kernel reads (h is the stored, rounded
+// round_input(x + r)). Tests hold the generated backward kernels to the
+// promise of section 5 with `dxErrorFraction` and `paramGradErrorFraction`.
+// Nothing here is shared with the compiler or the runtime.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NORMC_REFERENCE_GRADIENT_H
+#define NORMC_REFERENCE_GRADIENT_H
+
+#include "normc/Reference/Reference.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace normc::reference {
+
+/// The forward's inputs and the gradients arriving at its outputs, already
+/// rounded to their storage types (dy to the output type, dh to the input
+/// type), held as doubles.
+struct GradientInputs {
+  Inputs forward;             // x, residual, gamma, beta, rows, d, strides
+  const double *dy = nullptr; // [rows, d], row stride dyStride; required
+  int64_t dyStride = 0;       // elements; 0 means d
+  /// [rows, d] contiguous, optional, only with residual_add: the gradient
+  /// arriving at residual_out (dh of contract section 5).
+  const double *dresidualOut = nullptr;
+};
+
+/// The float64 gradients, contiguous, not rounded to any storage type, each
+/// with the M of contract section 5 (the sum of the absolute values of the
+/// terms that make up the value) that scales its tolerance.
+struct Gradients {
+  std::vector<double> dx;                  // [rows, d]: dL/dx (= dL/dresidual)
+  std::vector<double> dxScale;             // [rows, d]
+  std::vector<double> dgamma, dgammaScale; // [d], iff spec.gain
+  std::vector<double> dbeta, dbetaScale;   // [d], iff spec.bias
+};
+
+/// Evaluates the backward row by row in double. With r the row's rstd,
+/// g = dy * G (G = gain_offset + gamma, 1 without a gain), dev = h - mu,
+/// D = k (k - 1 when unbiased):
+///   dr = sum_d g * dev, ds = dr * dr/ds (dr/ds = -r^3/2 inside the sqrt,
+///   -r^2 / (2 sqrt(s)) outside), dmu = -r sum_d g + ds * (-2/D) sum_k dev,
+///   dx[i] = g[i] r + [i < k] (ds * 2 dev[i] / D + dmu / k) + dh[i],
+/// the ds terms only with scale and the dmu term only with center; dgamma
+/// and dbeta are sums over rows of dy * n and dy. Sums are compensated
+/// (Neumaier). NaN and Inf propagate as in `evaluate`; with outside_sqrt
+/// and s = 0 the derivative does not exist and the row gets whatever the
+/// formula gives. rows = 0 gives empty dx and all-zero dgamma and dbeta.
+/// Throws std::invalid_argument where `evaluate` would, and when dy is
+/// null (rows > 0), dyStride is neither 0 nor >= d, or dresidualOut is
+/// given to a spec without residual_add.
+Gradients evaluateGradient(const dsl::Spec &spec, const GradientInputs &in);
+
+/// How much of the promise |dx - ref| <= 2 tol (|ref| + M) a dx (or
+/// dresidual) element uses, tol = tolerance(type) for the spec's output
+/// type, scale = M. NaN and Inf as `errorFraction`; a zero bound gives 0
+/// when v == ref and +inf otherwise.
+double dxErrorFraction(double v, double ref, double scale, dsl::DType type);
+
+/// How much of the promise |v - ref| <= 2 tol |ref| + 2^-16 M a dgamma or
+/// dbeta element uses (scale = M). NaN and Inf as `errorFraction`; a zero
+/// bound gives 0 when v == ref and +inf otherwise.
+double paramGradErrorFraction(double v, double ref, double scale,
+                              dsl::DType type);
+
+} // namespace normc::reference
+
+#endif // NORMC_REFERENCE_GRADIENT_H

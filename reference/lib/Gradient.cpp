@@ -1,0 +1,122 @@
+//===- Gradient.cpp - Contract section 5 as plain float64 loops -----------===//
+//
+// The derivative written out from the formulas of section 1, one row at a
+// time, at the same forward values `evaluate` computes (ForwardRow.h).
+//
+//===----------------------------------------------------------------------===//
+#include "normc/Reference/Gradient.h"
+
+#include "CompensatedSum.h"
+#include "ForwardRow.h"
+
+#include <cmath>
+
+namespace normc::reference {
+
+using detail::CompensatedSum;
+
+Gradients evaluateGradient(const dsl::Spec &spec, const GradientInputs &in) {
+  const char *const function = "evaluateGradient";
+  const Inputs &fwd = in.forward;
+  detail::checkInputs(spec, fwd, function);
+  if (fwd.rows > 0) {
+    detail::require(in.dy != nullptr, function, "dy is required");
+    detail::require(in.dyStride == 0 || in.dyStride >= fwd.d, function,
+                    "dyStride must be 0 or >= d");
+  }
+  detail::require(in.dresidualOut == nullptr || spec.residualAdd.value,
+                  function, "dresidualOut needs residual_add");
+
+  const int64_t d = fwd.d;
+  const bool center = spec.center.value, scaled = spec.scale.value;
+  const bool gain = spec.gain.value, bias = spec.bias.value;
+  const bool inside = spec.placement.value == dsl::EpsilonPlacement::InsideSqrt;
+  std::vector<CompensatedSum> dgamma(gain ? d : 0), dgammaScale(gain ? d : 0);
+  std::vector<CompensatedSum> dbeta(bias ? d : 0), dbetaScale(bias ? d : 0);
+
+  Gradients out;
+  out.dx.resize(fwd.rows * d);
+  out.dxScale.resize(fwd.rows * d);
+  const int64_t k = statisticsWidth(spec.fraction.value, d);
+  const int64_t dyStride = in.dyStride ? in.dyStride : d;
+  std::vector<double> h(d), g(d), dev(d);
+  for (int64_t row = 0; row < fwd.rows; ++row) {
+    detail::readRow(spec, fwd, row, h.data());
+    const detail::RowStats st = detail::rowStats(spec, h.data(), k);
+    const double r = st.rstd;
+    const double *dy = in.dy + row * dyStride;
+
+    // The row's sums: sum g and sum |g| (for mu), sum g * dev and
+    // sum |g * dev| (for r), sum dev over the first k (for s through mu).
+    CompensatedSum sumG, sumAbsG, sumGDev, sumAbsGDev, sumDev;
+    for (int64_t i = 0; i < d; ++i) {
+      dev[i] = h[i] - st.mean;
+      g[i] = gain ? dy[i] * (spec.gainOffset.value + fwd.gamma[i]) : dy[i];
+      sumG.add(g[i]);
+      sumAbsG.add(std::fabs(g[i]));
+      sumGDev.add(g[i] * dev[i]);
+      sumAbsGDev.add(std::fabs(g[i] * dev[i]));
+      if (i < k)
+        sumDev.add(dev[i]);
+      if (gain) {
+        double dyn = dy[i] * (dev[i] * r);
+        dgamma[i].add(dyn);
+        dgammaScale[i].add(std::fabs(dyn));
+      }
+      if (bias) {
+        dbeta[i].add(dy[i]);
+        dbetaScale[i].add(std::fabs(dy[i]));
+      }
+    }
+
+    // dL/ds through r = 1/sqrt(s + eps) or 1/(sqrt(s) + eps), and the
+    // whole dL/dmu (through n directly and through s).
+    const auto D = static_cast<double>(st.divisor);
+    double drds = 0, ds = 0;
+    if (scaled) {
+      drds = inside ? -r * r * r / 2 : -r * r / (2 * std::sqrt(st.s));
+      ds = sumGDev.value() * drds;
+    }
+    double dmu = 0;
+    if (center) {
+      dmu = -r * sumG.value();
+      if (scaled)
+        dmu += ds * (-2 / D) * sumDev.value();
+    }
+
+    const double *dh = in.dresidualOut ? in.dresidualOut + row * d : nullptr;
+    const double kd = static_cast<double>(k);
+    for (int64_t i = 0; i < d; ++i) {
+      double v = g[i] * r;
+      double m = std::fabs(g[i] * r);
+      if (i < k && scaled) {
+        v += ds * 2 * dev[i] / D;
+        m += std::fabs(drds) * 2 / D * std::fabs(dev[i]) * sumAbsGDev.value();
+      }
+      if (i < k && center) {
+        v += dmu / kd;
+        m += r / kd * sumAbsG.value();
+      }
+      if (dh) {
+        v += dh[i];
+        m += std::fabs(dh[i]);
+      }
+      out.dx[row * d + i] = v;
+      out.dxScale[row * d + i] = m;
+    }
+  }
+
+  auto values = [](const std::vector<CompensatedSum> &sums) {
+    std::vector<double> v(sums.size());
+    for (size_t i = 0; i < sums.size(); ++i)
+      v[i] = sums[i].value();
+    return v;
+  };
+  out.dgamma = values(dgamma);
+  out.dgammaScale = values(dgammaScale);
+  out.dbeta = values(dbeta);
+  out.dbetaScale = values(dbetaScale);
+  return out;
+}
+
+} // namespace normc::reference
