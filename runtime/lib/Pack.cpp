@@ -47,7 +47,9 @@ void normc::writePack(const std::string &dir, const Pack &pack) {
       std::string file = "candidate-" + std::to_string(i) + ".cu";
       writeFile(staging / file, c.source);
       manifest << "candidate " << file << " " << c.schedule.str() << "\n"
-               << "info " << toText(c.info) << "\n";
+               << "program " << c.program.str() << "\n";
+      for (const KernelLaunchInfo &info : c.kernels)
+        manifest << "info " << toText(info) << "\n";
     }
     writeFile(staging / "manifest.txt", manifest.str());
     fs::path old = target;
@@ -109,12 +111,19 @@ Pack normc::readPack(const std::string &dir) {
       if (file.empty() || file.find('/') != std::string::npos || !schedule ||
           !checkSchedule(*schedule).empty())
         throw fail("bad candidate line");
-      pack.candidates.push_back({*schedule, readPackFile(root / file), {}});
+      pack.candidates.push_back(
+          {*schedule, readPackFile(root / file), {}, Program::forward()});
+    } else if (word == "program") {
+      std::optional<Program> program = Program::parse(rest);
+      if (!program || pack.candidates.empty() ||
+          !pack.candidates.back().kernels.empty())
+        throw fail("bad program line");
+      pack.candidates.back().program = *program;
     } else if (word == "info") {
       std::optional<KernelLaunchInfo> info = kernelInfoFromText(rest);
       if (!info || pack.candidates.empty())
         throw fail("bad info line");
-      pack.candidates.back().info = *info;
+      pack.candidates.back().kernels.push_back(*info);
     } else if (!line.empty()) {
       throw fail("unknown line '" + word + "'");
     }
@@ -124,7 +133,7 @@ Pack normc::readPack(const std::string &dir) {
   if (pack.candidates.empty())
     throw fail("no candidates");
   for (const PackCandidate &c : pack.candidates)
-    if (c.info.name.empty())
+    if (c.kernels.empty())
       throw fail("a candidate has no info line");
   pack.specToml = readPackFile(root / "spec.toml");
   return pack;

@@ -74,8 +74,7 @@ TEST_P(EveryCandidate, MatchesTheReference) {
     }
     ++launched;
     RunOutputs out =
-        runKernelOnCpu(spec, kernels[i], module.kernel(kernels[i].name),
-                       inputsOf(data), options);
+        runModuleOnCpu(spec, {kernels[i]}, module, inputsOf(data), options);
     Grade g = grade(spec, data, out);
     EXPECT_LE(g.worst(), 1.0) << candidates[i].str() << ": " << g.str();
   }

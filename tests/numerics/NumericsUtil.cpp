@@ -1,7 +1,7 @@
 //===- NumericsUtil.cpp - Run a spec on the CPU device and grade it -------===//
 #include "NumericsUtil.h"
 
-#include "normc/Reference/Reference.h"
+#include "normc/Reference/Gradient.h"
 
 #include <gtest/gtest.h>
 
@@ -113,6 +113,106 @@ Grade test::runAndGrade(const dsl::Spec &spec, const CaseData &data,
   if (outputs)
     *outputs = std::move(got);
   return result;
+}
+
+GradientCase test::makeGradientCase(const dsl::Spec &spec,
+                                    const CaseData &data,
+                                    const Program &program, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  size_t cells = size_t(data.rows) * size_t(data.d);
+  auto draw = [&](dsl::DType type) {
+    std::vector<double> v(cells);
+    for (double &e : v)
+      e = reference::roundTo(type, normal(rng));
+    return v;
+  };
+  GradientCase g;
+  g.dy = draw(spec.output.value);
+  if (program.dresidualOut)
+    g.dresidualOut = draw(spec.input.value);
+  if (program.savedStats) {
+    dsl::Spec saving = spec;
+    saving.saveStats.value = true;
+    RunOptions forward;
+    forward.compile = kernelCompileOptions();
+    RunOutputs out = runSpecOnCpu(saving, inputsOf(data), forward);
+    g.mean = std::move(out.mean);
+    g.rstd = std::move(out.rstd);
+  }
+  return g;
+}
+
+RunInputs test::inputsOf(const CaseData &data, const GradientCase &grad) {
+  auto ptr = [](const std::vector<double> &v) {
+    return v.empty() ? nullptr : v.data();
+  };
+  RunInputs in = inputsOf(data);
+  in.dy = ptr(grad.dy);
+  in.dresidualOut = ptr(grad.dresidualOut);
+  in.mean = ptr(grad.mean);
+  in.rstd = ptr(grad.rstd);
+  return in;
+}
+
+double GradientGrade::worst() const {
+  return std::max({dx, dresidual, dgamma, dbeta});
+}
+
+std::string GradientGrade::str() const {
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "dx %.3g, dresidual %.3g, dgamma %.3g, dbeta %.3g", dx,
+                dresidual, dgamma, dbeta);
+  return text;
+}
+
+GradientGrade test::gradeGradient(const dsl::Spec &spec, const CaseData &data,
+                                  const GradientCase &grad,
+                                  const RunOutputs &got) {
+  RunInputs in = inputsOf(data, grad);
+  reference::GradientInputs refIn;
+  refIn.forward.x = in.x;
+  refIn.forward.residual = in.residual;
+  refIn.forward.gamma = in.gamma;
+  refIn.forward.beta = in.beta;
+  refIn.forward.rows = data.rows;
+  refIn.forward.d = data.d;
+  refIn.forward.xStride = refIn.forward.residualStride = data.xStride;
+  refIn.dy = in.dy;
+  refIn.dresidualOut = in.dresidualOut;
+  reference::Gradients ref = reference::evaluateGradient(spec, refIn);
+  auto worst = [](const std::vector<double> &got,
+                  const std::vector<double> &want,
+                  const std::function<double(size_t)> &fraction) {
+    EXPECT_EQ(got.size(), want.size());
+    double w = 0;
+    for (size_t i = 0; i < std::min(got.size(), want.size()); ++i)
+      w = std::max(w, fraction(i));
+    return w;
+  };
+  auto dx = [&](const std::vector<double> &v) {
+    return worst(v, ref.dx, [&](size_t i) {
+      return reference::dxErrorFraction(v[i], ref.dx[i], ref.dxScale[i],
+                                        spec.input.value);
+    });
+  };
+  auto param = [&](const std::vector<double> &v, const std::vector<double> &r,
+                   const std::vector<double> &scale) {
+    return worst(v, r, [&](size_t i) {
+      return reference::paramGradErrorFraction(v[i], r[i], scale[i],
+                                               spec.params.value);
+    });
+  };
+  GradientGrade g;
+  g.dx = dx(got.dx);
+  if (spec.residualAdd.value)
+    g.dresidual = dx(got.dresidual);
+  if (spec.gain.value)
+    g.dgamma = param(got.dgamma, ref.dgamma, ref.dgammaScale);
+  if (spec.bias.value)
+    g.dbeta = param(got.dbeta, ref.dbeta, ref.dbetaScale);
+  return g;
 }
 
 cpu::CompileOptions test::kernelCompileOptions() {

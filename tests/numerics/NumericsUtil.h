@@ -53,6 +53,30 @@ Grade runAndGrade(const dsl::Spec &spec, const CaseData &data,
                   const RunOptions &options, RunOutputs *outputs = nullptr,
                   const dsl::Spec *compiled = nullptr);
 
+/// What a backward reads besides the forward's inputs: dy (output type),
+/// the gradient at residual_out (input type, with residual_add, when
+/// asked for) and saved statistics (from the forward kernel, when asked
+/// for).
+struct GradientCase {
+  std::vector<double> dy, dresidualOut, mean, rstd;
+};
+/// dy, dresidualOut ~ N(0, 1) rounded; with `savedStats`, the statistics
+/// come from running the forward (with save_stats) on `data`.
+GradientCase makeGradientCase(const dsl::Spec &spec, const CaseData &data,
+                              const Program &program, uint64_t seed);
+
+/// The backward's view of `data` and `grad`.
+RunInputs inputsOf(const CaseData &data, const GradientCase &grad);
+
+/// Worst error fraction per gradient (contract section 5).
+struct GradientGrade {
+  double dx = 0, dresidual = 0, dgamma = 0, dbeta = 0;
+  double worst() const;
+  std::string str() const;
+};
+GradientGrade gradeGradient(const dsl::Spec &spec, const CaseData &data,
+                            const GradientCase &grad, const RunOutputs &got);
+
 /// Kernels for the CPU device are compiled with these extra flags
 /// (sanitizers when the test binary is sanitized).
 cpu::CompileOptions kernelCompileOptions();

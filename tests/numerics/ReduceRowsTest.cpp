@@ -1,6 +1,6 @@
 //===- ReduceRowsTest.cpp - Reductions across rows, run on the CPU device -===//
 //
-// The two kernels of tests/lit/Sched/reduce-rows.mlir (per-block partial
+// The two kernels of tests/lit/Sched/reduce-rows.mlir (per-row-group partial
 // sums of x * dy per feature, then their sum in order): on the CPU device the
 // result matches the float64 sum and is the same bits for every lane order
 // and host thread count, with a ragged last row group and d not a multiple
@@ -31,7 +31,8 @@ std::vector<double> run(const EmittedModule &c, const cpu::CpuModule &module,
   const KernelLaunchInfo &partialsKernel = c.kernels[0];
   const KernelLaunchInfo &finishKernel = c.kernels[1];
   int64_t blocks = partialsKernel.gridFor(rows);
-  std::vector<float> partials(blocks * d,
+  int64_t partialRows = blocks * partialsKernel.rowsPerBlock;
+  std::vector<float> partials(partialRows * d,
                               std::numeric_limits<float>::quiet_NaN());
   std::vector<unsigned char> dgamma(d * 2, 0xff); // bf16 NaNs
   KernelArgs args;
@@ -46,7 +47,7 @@ std::vector<double> run(const EmittedModule &c, const cpu::CpuModule &module,
               cpu::Dim3{static_cast<unsigned>(blocks), 1, 1},
               cpu::Dim3{static_cast<unsigned>(partialsKernel.blockSize), 1, 1},
               partialsKernel.dynamicSharedBytes(d), first.data(), options);
-  args.rows = blocks; // the second kernel's rows: the partial rows
+  args.rows = partialRows; // the second kernel's rows: the partial rows
   PackedArgs second(finishKernel, args);
   cpu::launch(module.kernel(finishKernel.name), cpu::Dim3{3, 1, 1},
               cpu::Dim3{static_cast<unsigned>(finishKernel.blockSize), 1, 1}, 0,

@@ -41,7 +41,8 @@ public:
 
 RunOutputs normc::tool::runSpecOnCuda(const std::string &specPath,
                                       const dsl::Spec &spec,
-                                      const RunInputs &in) {
+                                      const RunInputs &in,
+                                      const Program &program) {
   RuntimeOptions options;
   options.device = DeviceKind::Cuda;
   Runtime runtime(options);
@@ -51,12 +52,47 @@ RunOutputs normc::tool::runSpecOnCuda(const std::string &specPath,
     return out;
   size_t cells = size_t(in.rows) * size_t(in.d);
   DeviceArrays device;
+  auto back = [&](const void *p, size_t count, dsl::DType type) {
+    return p ? DeviceArrays::download(p, count, type, device.buffers)
+             : std::vector<double>();
+  };
+  const void *x = device.upload(in.x, cells, spec.input.value);
+  const void *residual = device.upload(in.residual, cells, spec.input.value);
+  const void *gamma = device.upload(in.gamma, in.d, spec.params.value);
+  if (program.backward) {
+    BackwardArgs a;
+    a.rows = in.rows;
+    a.d = in.d;
+    a.x = x;
+    a.residual = residual;
+    a.gamma = gamma;
+    a.dy = device.upload(in.dy, cells, spec.output.value);
+    a.dresidualOut = device.upload(in.dresidualOut, cells, spec.input.value);
+    a.mean = static_cast<const float *>(
+        device.upload(in.mean, in.rows, dsl::DType::F32));
+    a.rstd = static_cast<const float *>(
+        device.upload(in.rstd, in.rows, dsl::DType::F32));
+    a.dx = device.output(cells, spec.input.value);
+    if (spec.residualAdd.value)
+      a.dresidual = device.output(cells, spec.input.value);
+    if (spec.gain.value)
+      a.dgamma = device.output(in.d, spec.params.value);
+    if (spec.bias.value)
+      a.dbeta = device.output(in.d, spec.params.value);
+    norm.backward(a);
+    cuda::synchronize(0);
+    out.dx = back(a.dx, cells, spec.input.value);
+    out.dresidual = back(a.dresidual, cells, spec.input.value);
+    out.dgamma = back(a.dgamma, in.d, spec.params.value);
+    out.dbeta = back(a.dbeta, in.d, spec.params.value);
+    return out;
+  }
   ForwardArgs a;
   a.rows = in.rows;
   a.d = in.d;
-  a.x = device.upload(in.x, cells, spec.input.value);
-  a.residual = device.upload(in.residual, cells, spec.input.value);
-  a.gamma = device.upload(in.gamma, in.d, spec.params.value);
+  a.x = x;
+  a.residual = residual;
+  a.gamma = gamma;
   a.beta = device.upload(in.beta, in.d, spec.params.value);
   a.y = device.output(cells, spec.output.value);
   if (spec.residualAdd.value)
@@ -67,10 +103,6 @@ RunOutputs normc::tool::runSpecOnCuda(const std::string &specPath,
     a.rstd = static_cast<float *>(device.output(in.rows, dsl::DType::F32));
   norm.forward(a);
   cuda::synchronize(0);
-  auto back = [&](const void *p, size_t count, dsl::DType type) {
-    return p ? DeviceArrays::download(p, count, type, device.buffers)
-             : std::vector<double>();
-  };
   out.y = back(a.y, cells, spec.output.value);
   out.residualOut = back(a.residualOut, cells, spec.input.value);
   out.mean = back(a.mean, in.rows, dsl::DType::F32);

@@ -67,6 +67,32 @@ struct ForwardArgs {
   float *rstd = nullptr; // with save_stats (all 1 when scale = false)
 };
 
+/// The backward of contract section 5, for the loss
+/// sum(dy * y) + sum(dresidualOut * residual_out). Pointers as for
+/// ForwardArgs; dy is of the output type, dresidualOut of the input type.
+/// Passing the saved statistics (mean when centered, rstd when scaled)
+/// selects the kernels that read them instead of recomputing them.
+struct BackwardArgs {
+  int64_t rows = 0, d = 0;
+  const void *x = nullptr;
+  int64_t xStride = 0;
+  const void *residual = nullptr; // with residual_add
+  int64_t residualStride = 0;
+  const void *gamma = nullptr; // with gain
+  const void *dy = nullptr;
+  int64_t dyStride = 0;
+  const void *dresidualOut = nullptr; // optional, with residual_add
+  int64_t dresidualOutStride = 0;
+  const float *mean = nullptr; // optional: a forward's saved statistics
+  const float *rstd = nullptr;
+  void *dx = nullptr; // of the input type
+  int64_t dxStride = 0;
+  void *dresidual = nullptr; // with residual_add: the same values as dx
+  int64_t dresidualStride = 0;
+  void *dgamma = nullptr; // with gain, of the params type
+  void *dbeta = nullptr;  // with bias, of the params type
+};
+
 /// One measured schedule candidate.
 struct TuneResult {
   std::string schedule;
@@ -99,6 +125,19 @@ public:
   /// one, e.g. to check every candidate; throws Error for any other.
   void forwardWith(const std::string &schedule, const ForwardArgs &a,
                    void *stream = nullptr) const;
+  /// Runs the backward kernels for a.rows x a.d on `stream`: dx (and
+  /// dresidual) in one pass over the rows, dgamma and dbeta as per-block
+  /// partial sums in a fixed order and a kernel that adds them, so they are
+  /// the same bits from run to run on one device. Throws Error for
+  /// missing or inconsistent arguments. On CUDA, backward calls of one Norm
+  /// on several streams at once share a workspace: give each stream a Norm.
+  void backward(const BackwardArgs &a, void *stream = nullptr) const;
+  /// The backward's schedule candidates for d, and backward() with one of
+  /// them instead of the tuned one.
+  std::vector<std::string> backwardSchedules(int64_t d) const;
+  void backwardWith(const std::string &schedule, const BackwardArgs &a,
+                    void *stream = nullptr) const;
+
   /// Makes the kernel for (d, rows) ready without running it; returns its
   /// schedule.
   std::string prepare(int64_t d, int64_t rows) const;

@@ -11,17 +11,19 @@
 
 namespace normc::api {
 
-/// A kernel compiled and loaded on a device.
+/// The kernels of one candidate, compiled and loaded on a device.
 class LoadedKernel {
 public:
   virtual ~LoadedKernel() = default;
-  const KernelLaunchInfo &info() const { return launchInfo; }
+  /// In launch order.
+  const std::vector<KernelLaunchInfo> &kernels() const { return sequence; }
 
 protected:
-  explicit LoadedKernel(KernelLaunchInfo info) : launchInfo(std::move(info)) {}
+  explicit LoadedKernel(std::vector<KernelLaunchInfo> kernels)
+      : sequence(std::move(kernels)) {}
 
 private:
-  KernelLaunchInfo launchInfo;
+  std::vector<KernelLaunchInfo> sequence;
 };
 
 class Backend {
@@ -37,9 +39,11 @@ public:
   virtual std::shared_ptr<LoadedKernel> load(const Candidate &candidate,
                                              const std::string &canonicalSpec,
                                              int64_t d) = 0;
+  /// Launches every kernel in order (planLaunches), with the partial sums
+  /// they exchange in a workspace of the backend's.
   virtual void launch(const LoadedKernel &kernel, const KernelArgs &args,
                       void *stream) = 0;
-  /// Median time in milliseconds of the kernel on (rows, d) scratch data.
+  /// Median time in milliseconds of the kernels on (rows, d) scratch data.
   virtual double measure(const LoadedKernel &kernel, int64_t rows,
                          int64_t d) = 0;
 };
@@ -50,8 +54,16 @@ std::unique_ptr<Backend> makeCpuBackend(const std::string &cacheDir);
 std::unique_ptr<Backend> makeCudaBackend(int ordinal,
                                          const std::string &cacheDir);
 
-/// Bytes of each kernel parameter's buffer for (rows, d) (0 for integers).
-size_t bufferBytes(const KernelParam &param, int64_t rows, int64_t d);
+/// Bytes of each kernel parameter's buffer for (rows, d) (0 for integers),
+/// partials for `partialRows` rows.
+size_t bufferBytes(const KernelParam &param, int64_t rows, int64_t d,
+                   int64_t partialRows);
+
+/// The partials buffers of a sequence, by name, with their bytes for
+/// (rows, d) under `plan`.
+std::vector<std::pair<std::string, size_t>>
+partialsBuffers(const std::vector<KernelLaunchInfo> &kernels,
+                const std::vector<KernelLaunch> &plan, int64_t d);
 
 } // namespace normc::api
 

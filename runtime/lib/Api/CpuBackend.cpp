@@ -9,7 +9,8 @@
 using namespace normc;
 using namespace normc::api;
 
-size_t api::bufferBytes(const KernelParam &param, int64_t rows, int64_t d) {
+size_t api::bufferBytes(const KernelParam &param, int64_t rows, int64_t d,
+                        int64_t partialRows) {
   switch (param.kind) {
   case KernelParam::Kind::Rows:
     return rows * d * host::elementBytes(param.elementType);
@@ -17,19 +18,32 @@ size_t api::bufferBytes(const KernelParam &param, int64_t rows, int64_t d) {
     return d * host::elementBytes(param.elementType);
   case KernelParam::Kind::Stats:
     return rows * host::elementBytes(param.elementType);
-  case KernelParam::Kind::Partials: // at most one partial row per row
-    return rows * d * host::elementBytes(param.elementType);
+  case KernelParam::Kind::Partials:
+    return partialRows * d * host::elementBytes(param.elementType);
   default:
     return 0;
   }
 }
 
+std::vector<std::pair<std::string, size_t>>
+api::partialsBuffers(const std::vector<KernelLaunchInfo> &kernels,
+                     const std::vector<KernelLaunch> &plan, int64_t d) {
+  std::vector<std::pair<std::string, size_t>> out;
+  int64_t rows = partialRows(kernels, plan);
+  for (const KernelLaunchInfo &info : kernels)
+    for (const KernelParam &p : info.params)
+      if (p.kind == KernelParam::Kind::Partials && p.written)
+        out.push_back({p.name, bufferBytes(p, 0, d, rows)});
+  return out;
+}
+
 namespace {
 class CpuKernel : public LoadedKernel {
 public:
-  CpuKernel(KernelLaunchInfo info, cpu::CpuKernel kernel)
-      : LoadedKernel(std::move(info)), kernel(std::move(kernel)) {}
-  cpu::CpuKernel kernel;
+  CpuKernel(std::vector<KernelLaunchInfo> infos,
+            std::vector<cpu::CpuKernel> entries)
+      : LoadedKernel(std::move(infos)), entries(std::move(entries)) {}
+  std::vector<cpu::CpuKernel> entries; // in launch order
 };
 
 class CpuBackend : public Backend {
@@ -47,8 +61,10 @@ public:
     try {
       cpu::CpuModule module =
           cpu::CpuModule::compile(candidate.source, compile);
-      return std::make_shared<CpuKernel>(candidate.info,
-                                         module.kernel(candidate.info.name));
+      std::vector<cpu::CpuKernel> entries;
+      for (const KernelLaunchInfo &info : candidate.kernels)
+        entries.push_back(module.kernel(info.name));
+      return std::make_shared<CpuKernel>(candidate.kernels, std::move(entries));
     } catch (const std::exception &error) {
       throw Error(std::string("CPU device: ") + error.what());
     }
@@ -57,13 +73,25 @@ public:
   void launch(const LoadedKernel &loaded, const KernelArgs &args,
               void *) override {
     const auto &kernel = static_cast<const CpuKernel &>(loaded);
-    const KernelLaunchInfo &info = kernel.info();
+    const std::vector<KernelLaunchInfo> &infos = kernel.kernels();
     try {
-      PackedArgs packed(info, args);
-      cpu::launch(kernel.kernel,
-                  {static_cast<unsigned>(info.gridFor(args.rows)), 1, 1},
-                  {static_cast<unsigned>(info.blockSize), 1, 1},
-                  info.dynamicSharedBytes(args.cols), packed.data());
+      std::vector<KernelLaunch> plan =
+          planLaunches(infos, args.rows, args.cols);
+      KernelArgs all = args;
+      std::vector<std::vector<unsigned char>> workspace;
+      for (auto &[name, bytes] : partialsBuffers(infos, plan, args.cols)) {
+        workspace.emplace_back(bytes);
+        all.buffers[name] = workspace.back().data();
+      }
+      for (const KernelLaunch &step : plan) {
+        const KernelLaunchInfo &info = infos[step.kernel];
+        all.rows = step.rows;
+        PackedArgs packed(info, all);
+        cpu::launch(kernel.entries[step.kernel],
+                    {static_cast<unsigned>(step.grid), 1, 1},
+                    {static_cast<unsigned>(info.blockSize), 1, 1},
+                    info.dynamicSharedBytes(args.cols), packed.data());
+      }
     } catch (const std::exception &error) {
       throw Error(std::string("CPU device: ") + error.what());
     }
@@ -74,11 +102,13 @@ public:
     KernelArgs args;
     args.rows = rows;
     args.cols = d;
-    for (const KernelParam &param : kernel.info().params)
-      if (param.isBuffer()) {
-        storage.emplace_back(bufferBytes(param, rows, d) + 16, 0);
-        args.buffers[param.name] = storage.back().data();
-      }
+    for (const KernelLaunchInfo &info : kernel.kernels())
+      for (const KernelParam &param : info.params)
+        if (param.isBuffer() && param.kind != KernelParam::Kind::Partials &&
+            !args.buffers.count(param.name)) {
+          storage.emplace_back(bufferBytes(param, rows, d, 0) + 16, 0);
+          args.buffers[param.name] = storage.back().data();
+        }
     launch(kernel, args, nullptr); // warm-up
     std::vector<double> times;
     for (int i = 0; i < 5; ++i) {

@@ -12,18 +12,25 @@
 #include "normc/Runtime/DiskCache.h"
 #include "normc/Runtime/Nvrtc.h"
 
+#include <mutex>
+
 using namespace normc;
 using namespace normc::api;
 
 namespace {
 class CudaKernel : public LoadedKernel {
 public:
-  CudaKernel(KernelLaunchInfo info, cuda::Module module,
-             cuda::Function function)
-      : LoadedKernel(std::move(info)), module(std::move(module)),
-        function(std::move(function)) {}
+  CudaKernel(std::vector<KernelLaunchInfo> infos, cuda::Module module,
+             std::vector<cuda::Function> functions)
+      : LoadedKernel(std::move(infos)), module(std::move(module)),
+        functions(std::move(functions)) {}
   cuda::Module module;
-  cuda::Function function;
+  std::vector<cuda::Function> functions; // in launch order
+  /// The partial sums the kernels exchange, grown on demand. Launches are
+  /// ordered on one stream; calls on several streams at once serialize on
+  /// the lock but would share it, so they need a Norm each.
+  mutable std::mutex workspaceLock;
+  mutable std::vector<cuda::Buffer> workspace;
 };
 
 class CudaBackend : public Backend {
@@ -44,12 +51,16 @@ public:
   std::shared_ptr<LoadedKernel> load(const Candidate &candidate,
                                      const std::string &canonicalSpec,
                                      int64_t d) override {
-    size_t shared = candidate.info.dynamicSharedBytes(d);
-    if (shared > device.sharedPerBlockOptin)
-      throw Error("schedule " + candidate.schedule.str() + " needs " +
-                  std::to_string(shared) + " bytes of shared memory at d = " +
-                  std::to_string(d) + "; the GPU has " +
-                  std::to_string(device.sharedPerBlockOptin));
+    for (const KernelLaunchInfo &info : candidate.kernels) {
+      size_t shared = info.dynamicSharedBytes(d);
+      if (shared > device.sharedPerBlockOptin)
+        throw Error("schedule " + candidate.schedule.str() + " needs " +
+                    std::to_string(shared) +
+                    " bytes of shared memory at d = " + std::to_string(d) +
+                    "; the GPU has " +
+                    std::to_string(device.sharedPerBlockOptin));
+    }
+    const std::string &name = candidate.kernels.front().name;
     nvrtc::Options options;
     options.arch = device.arch();
     options.target = nvrtc::Target::Cubin;
@@ -67,21 +78,24 @@ public:
     if (std::optional<std::string> hit = binaries.get(key)) {
       cubin = std::move(*hit);
     } else {
-      nvrtc::Result result = nvrtc::compile(
-          candidate.source, candidate.info.name + ".cu", options);
+      nvrtc::Result result =
+          nvrtc::compile(candidate.source, name + ".cu", options);
       if (!result.ok)
-        throw Error("NVRTC failed for '" + candidate.info.name +
-                    "': " + result.error + "\n" + result.log);
+        throw Error("NVRTC failed for '" + name + "': " + result.error + "\n" +
+                    result.log);
       cubin = std::move(result.binary);
       binaries.put(key, cubin);
     }
     try {
       cuda::Module module = cuda::Module::load(ordinal, cubin);
-      cuda::Function function = module.function(candidate.info.name);
-      if (shared > 48 * 1024)
-        function.setMaxDynamicShared(shared);
-      return std::make_shared<CudaKernel>(candidate.info, std::move(module),
-                                          std::move(function));
+      std::vector<cuda::Function> functions;
+      for (const KernelLaunchInfo &info : candidate.kernels) {
+        functions.push_back(module.function(info.name));
+        if (size_t shared = info.dynamicSharedBytes(d); shared > 48 * 1024)
+          functions.back().setMaxDynamicShared(shared);
+      }
+      return std::make_shared<CudaKernel>(candidate.kernels, std::move(module),
+                                          std::move(functions));
     } catch (const cuda::CudaError &error) {
       throw Error(error.what());
     }
@@ -90,15 +104,34 @@ public:
   void launch(const LoadedKernel &loaded, const KernelArgs &args,
               void *stream) override {
     const auto &kernel = static_cast<const CudaKernel &>(loaded);
-    const KernelLaunchInfo &info = kernel.info();
+    const std::vector<KernelLaunchInfo> &infos = kernel.kernels();
     try {
-      PackedArgs packed(info, args);
-      // Blocks stride over row groups: a few waves of blocks suffice.
-      int64_t grid = std::min<int64_t>(info.gridFor(args.rows),
-                                       int64_t(device.smCount) * 32);
-      cuda::launch(kernel.function, static_cast<unsigned>(grid),
-                   static_cast<unsigned>(info.blockSize),
-                   info.dynamicSharedBytes(args.cols), packed.data(), stream);
+      // Blocks stride over row groups: a few waves of blocks suffice. The
+      // cap is the device's, so the partial sums' order is fixed per GPU.
+      std::vector<KernelLaunch> plan = planLaunches(
+          infos, args.rows, args.cols, int64_t(device.smCount) * 32);
+      KernelArgs all = args;
+      std::lock_guard<std::mutex> lock(kernel.workspaceLock);
+      auto partials = partialsBuffers(infos, plan, args.cols);
+      for (size_t i = 0; i < partials.size(); ++i) {
+        size_t bytes = std::max<size_t>(partials[i].second, 16);
+        if (kernel.workspace.size() <= i) {
+          kernel.workspace.emplace_back(ordinal, bytes);
+        } else if (kernel.workspace[i].size() < bytes) {
+          cuda::synchronize(ordinal); // earlier launches may still read it
+          kernel.workspace[i] = cuda::Buffer(ordinal, bytes);
+        }
+        all.buffers[partials[i].first] = kernel.workspace[i].get();
+      }
+      for (const KernelLaunch &step : plan) {
+        const KernelLaunchInfo &info = infos[step.kernel];
+        all.rows = step.rows;
+        PackedArgs packed(info, all);
+        cuda::launch(kernel.functions[step.kernel],
+                     static_cast<unsigned>(step.grid),
+                     static_cast<unsigned>(info.blockSize),
+                     info.dynamicSharedBytes(args.cols), packed.data(), stream);
+      }
     } catch (const std::exception &error) {
       throw Error(error.what());
     }
@@ -110,12 +143,14 @@ public:
       KernelArgs args;
       args.rows = rows;
       args.cols = d;
-      for (const KernelParam &param : kernel.info().params)
-        if (param.isBuffer()) {
-          storage.emplace_back(ordinal, bufferBytes(param, rows, d));
-          storage.back().fill(0);
-          args.buffers[param.name] = storage.back().get();
-        }
+      for (const KernelLaunchInfo &info : kernel.kernels())
+        for (const KernelParam &param : info.params)
+          if (param.isBuffer() && param.kind != KernelParam::Kind::Partials &&
+              !args.buffers.count(param.name)) {
+            storage.emplace_back(ordinal, bufferBytes(param, rows, d, 0));
+            storage.back().fill(0);
+            args.buffers[param.name] = storage.back().get();
+          }
       return cuda::timeMedianMs(ordinal,
                                 [&] { launch(kernel, args, nullptr); });
     } catch (const cuda::CudaError &error) {

@@ -11,6 +11,7 @@
 #include "normc/Abi/Version.h"
 #include "normc/Frontend/SpecCompiler.h"
 
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #endif
@@ -30,44 +31,76 @@ public:
 
   const dsl::Spec &spec() const override { return specModel; }
 
-  std::vector<Schedule> schedules(int64_t d) const override {
-    return scheduleCandidates(compilation(d).problem());
+  std::vector<Schedule> schedules(const Program &program,
+                                  int64_t d) const override {
+    return scheduleCandidates(compilation(program, d).problem());
   }
 
-  Candidate kernel(int64_t d, const Schedule &schedule) const override {
+  Candidate kernel(const Program &program, int64_t d,
+                   const Schedule &schedule) const override {
     std::string key = cache::KeyBuilder()
                           .add("spec", canonical)
+                          .add("program", program.str())
                           .add("d", std::to_string(d))
                           .add("schedule", schedule.str())
                           .add("normc", kVersion)
                           .hex();
-    if (std::shared_ptr<const std::string> hit = emitted->get(key)) {
-      size_t eol = hit->find('\n');
-      if (eol != std::string::npos)
-        if (auto info = kernelInfoFromText(hit->substr(0, eol)))
-          return {schedule, hit->substr(eol + 1), *info};
-    }
+    // An entry: the number of kernels, one launch-facts line each, then
+    // the source.
+    if (std::shared_ptr<const std::string> hit = emitted->get(key))
+      if (std::optional<Candidate> c = parseEntry(*hit, schedule))
+        return *c;
     std::string errors;
-    std::optional<EmittedKernel> kernel = compilation(d).emit(schedule, errors);
-    if (!kernel)
-      throw Error("cannot compile '" + specModel.name.value +
-                  "' for d = " + std::to_string(d) + " with " + schedule.str() +
-                  ":\n" + errors);
-    emitted->put(key, toText(kernel->info) + "\n" + kernel->source);
-    return {schedule, std::move(kernel->source), std::move(kernel->info)};
+    std::optional<EmittedModule> module =
+        compilation(program, d).emitModule(schedule, errors);
+    if (!module)
+      throw Error("cannot compile the " + program.str() + " of '" +
+                  specModel.name.value + "' for d = " + std::to_string(d) +
+                  " with " + schedule.str() + ":\n" + errors);
+    std::string entry = std::to_string(module->kernels.size()) + "\n";
+    for (const KernelLaunchInfo &info : module->kernels)
+      entry += toText(info) + "\n";
+    emitted->put(key, entry + module->source);
+    return {schedule, std::move(module->source), std::move(module->kernels)};
   }
 
 private:
-  /// The spec lowered once per d; every schedule is emitted from it.
-  const SpecCompilation &compilation(int64_t d) const {
+  static std::optional<Candidate> parseEntry(const std::string &entry,
+                                             const Schedule &schedule) {
+    Candidate c{schedule, "", {}};
+    size_t at = entry.find('\n');
+    if (at == std::string::npos || at > 2)
+      return std::nullopt;
+    int count = std::atoi(entry.substr(0, at).c_str());
+    for (int i = 0; i < count; ++i) {
+      size_t eol = entry.find('\n', at + 1);
+      if (eol == std::string::npos)
+        return std::nullopt;
+      std::optional<KernelLaunchInfo> info =
+          kernelInfoFromText(entry.substr(at + 1, eol - at - 1));
+      if (!info)
+        return std::nullopt;
+      c.kernels.push_back(std::move(*info));
+      at = eol;
+    }
+    if (c.kernels.empty())
+      return std::nullopt;
+    c.source = entry.substr(at + 1);
+    return c;
+  }
+
+  /// The spec lowered once per program and d; every schedule is emitted
+  /// from it.
+  const SpecCompilation &compilation(const Program &program, int64_t d) const {
     std::lock_guard<std::mutex> lock(mutex);
-    std::unique_ptr<SpecCompilation> &entry = compilations[d];
+    std::unique_ptr<SpecCompilation> &entry = compilations[{program, d}];
     if (!entry) {
       std::string errors;
-      entry = SpecCompilation::create(specModel, d, errors);
+      entry = SpecCompilation::create(specModel, d, errors, program);
       if (!entry)
-        throw Error("cannot compile '" + specModel.name.value +
-                    "' for d = " + std::to_string(d) + ":\n" + errors);
+        throw Error("cannot compile the " + program.str() + " of '" +
+                    specModel.name.value + "' for d = " + std::to_string(d) +
+                    ":\n" + errors);
     }
     return *entry;
   }
@@ -76,7 +109,9 @@ private:
   std::string canonical;
   std::shared_ptr<cache::TwoLevelCache> emitted;
   mutable std::mutex mutex;
-  mutable std::map<int64_t, std::unique_ptr<SpecCompilation>> compilations;
+  mutable std::map<std::pair<Program, int64_t>,
+                   std::unique_ptr<SpecCompilation>>
+      compilations;
 };
 } // namespace
 

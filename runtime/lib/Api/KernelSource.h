@@ -9,6 +9,7 @@
 #define NORMC_LIB_API_KERNELSOURCE_H
 
 #include "normc/Abi/KernelInfo.h"
+#include "normc/Abi/Program.h"
 #include "normc/Abi/Schedule.h"
 #include "normc/Dsl/Spec.h"
 #include "normc/Runtime/DiskCache.h"
@@ -20,21 +21,26 @@
 
 namespace normc::api {
 
+/// The kernels of one program for one schedule, in launch order, and
+/// their one source.
 struct Candidate {
   Schedule schedule;
   std::string source;
-  KernelLaunchInfo info;
+  std::vector<KernelLaunchInfo> kernels;
 };
 
 class KernelSource {
 public:
   virtual ~KernelSource() = default;
   virtual const dsl::Spec &spec() const = 0;
-  /// The candidates for d, the heuristic default first. Throws normc::Error
-  /// when d cannot be served (a pack specialized for another d).
-  virtual std::vector<Schedule> schedules(int64_t d) const = 0;
-  /// The kernel of one candidate; throws normc::Error.
-  virtual Candidate kernel(int64_t d, const Schedule &schedule) const = 0;
+  /// The candidates of a program for d, the heuristic default first.
+  /// Throws normc::Error when d cannot be served (a pack specialized for
+  /// another d, or without that program).
+  virtual std::vector<Schedule> schedules(const Program &program,
+                                          int64_t d) const = 0;
+  /// The kernels of one candidate; throws normc::Error.
+  virtual Candidate kernel(const Program &program, int64_t d,
+                           const Schedule &schedule) const = 0;
 };
 
 std::unique_ptr<KernelSource> makePackSource(Pack pack, dsl::Spec spec);

@@ -13,7 +13,8 @@ public:
 
   const dsl::Spec &spec() const override { return specModel; }
 
-  std::vector<Schedule> schedules(int64_t d) const override {
+  std::vector<Schedule> schedules(const Program &program,
+                                  int64_t d) const override {
     if (pack.cols && *pack.cols != d)
       throw Error("the pack for '" + specModel.name.value +
                   "' is specialized for d = " + std::to_string(*pack.cols) +
@@ -21,15 +22,21 @@ public:
                   "; make one without --cols for any d");
     std::vector<Schedule> out;
     for (const PackCandidate &c : pack.candidates)
-      out.push_back(c.schedule);
+      if (c.program == program)
+        out.push_back(c.schedule);
+    if (out.empty())
+      throw Error("the pack for '" + specModel.name.value + "' has no " +
+                  program.str() + " kernels; make it anew with this normc");
     return out;
   }
 
-  Candidate kernel(int64_t d, const Schedule &schedule) const override {
+  Candidate kernel(const Program &program, int64_t d,
+                   const Schedule &schedule) const override {
     for (const PackCandidate &c : pack.candidates)
-      if (c.schedule == schedule)
-        return {c.schedule, c.source, c.info};
-    throw Error("the pack has no kernel for schedule " + schedule.str());
+      if (c.program == program && c.schedule == schedule)
+        return {c.schedule, c.source, c.kernels};
+    throw Error("the pack has no " + program.str() + " kernel for schedule " +
+                schedule.str());
   }
 
 private:

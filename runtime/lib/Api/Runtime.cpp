@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <shared_mutex>
+#include <tuple>
 
 using namespace normc;
 using namespace normc::api;
@@ -30,22 +31,27 @@ struct NormState {
   std::unique_ptr<KernelSource> source;
   std::string canonical;
 
-  /// The kernel per (d, rows bucket). Lookups share the lock; the first
-  /// use of a shape compiles (and maybe tunes) under `compiling`, one shape
-  /// at a time per Norm.
+  /// The kernels per (program, d, rows bucket). Lookups share the lock;
+  /// the first use of a shape compiles (and maybe tunes) under `compiling`,
+  /// one shape at a time per Norm.
+  using Key = std::tuple<Program, int64_t, int64_t>;
   mutable std::shared_mutex mutex;
   mutable std::mutex compiling;
-  mutable std::map<std::pair<int64_t, int64_t>, std::shared_ptr<LoadedKernel>>
-      kernels;
-  mutable std::map<std::pair<int64_t, int64_t>, std::string> schedules;
+  mutable std::map<Key, std::shared_ptr<LoadedKernel>> kernels;
+  mutable std::map<Key, std::string> schedules;
 
-  std::shared_ptr<LoadedKernel> kernelFor(int64_t d, int64_t rows) const;
-  std::shared_ptr<LoadedKernel> find(std::pair<int64_t, int64_t> key) const {
+  std::shared_ptr<LoadedKernel> kernelFor(const Program &program, int64_t d,
+                                          int64_t rows) const;
+  /// The kernels of one candidate of the program, or Error.
+  std::shared_ptr<LoadedKernel> kernelWith(const Program &program,
+                                           const std::string &schedule,
+                                           int64_t d) const;
+  std::shared_ptr<LoadedKernel> find(const Key &key) const {
     std::shared_lock lock(mutex);
     auto it = kernels.find(key);
     return it == kernels.end() ? nullptr : it->second;
   }
-  void keep(std::pair<int64_t, int64_t> key, std::shared_ptr<LoadedKernel> k,
+  void keep(const Key &key, std::shared_ptr<LoadedKernel> k,
             std::string schedule) const {
     std::unique_lock lock(mutex);
     kernels[key] = std::move(k);
@@ -55,9 +61,10 @@ struct NormState {
 
 } // namespace normc
 
-std::shared_ptr<LoadedKernel> NormState::kernelFor(int64_t d,
+std::shared_ptr<LoadedKernel> NormState::kernelFor(const Program &program,
+                                                   int64_t d,
                                                    int64_t rows) const {
-  std::pair<int64_t, int64_t> key{d, rowsBucket(rows)};
+  Key key{program, d, rowsBucket(rows)};
   if (auto hit = find(key))
     return hit;
   std::lock_guard serialize(compiling);
@@ -69,13 +76,14 @@ std::shared_ptr<LoadedKernel> NormState::kernelFor(int64_t d,
   // heuristic default.
   // A stored schedule is used only when it is one of the candidates, which
   // are all tested: a planted or stale entry cannot pick an untested kernel.
-  std::vector<Schedule> candidates = source->schedules(d);
+  std::vector<Schedule> candidates = source->schedules(program, d);
   std::optional<Schedule> known =
-      runtime->tuning->lookup(deviceKey, canonical, d, rows);
+      runtime->tuning->lookup(deviceKey, canonical, program, d, rows);
   if (known && std::find(candidates.begin(), candidates.end(), *known) !=
                    candidates.end()) {
     try {
-      auto kernel = backend.load(source->kernel(d, *known), canonical, d);
+      auto kernel =
+          backend.load(source->kernel(program, d, *known), canonical, d);
       keep(key, kernel, known->str());
       return kernel;
     } catch (const Error &) {
@@ -85,16 +93,30 @@ std::shared_ptr<LoadedKernel> NormState::kernelFor(int64_t d,
   if (runtime->autotune) {
     std::shared_ptr<LoadedKernel> winner;
     TuneReport report =
-        tuneCandidates(backend, *source, canonical, d, rows, winner);
-    runtime->tuning->store(deviceKey, canonical, d, rows,
+        tuneCandidates(backend, *source, canonical, program, d, rows, winner);
+    runtime->tuning->store(deviceKey, canonical, program, d, rows,
                            *Schedule::parse(report.winner));
     keep(key, winner, report.winner);
     return winner;
   }
   Schedule chosen = candidates.front();
-  auto kernel = backend.load(source->kernel(d, chosen), canonical, d);
+  auto kernel = backend.load(source->kernel(program, d, chosen), canonical, d);
   keep(key, kernel, chosen.str());
   return kernel;
+}
+
+std::shared_ptr<LoadedKernel>
+NormState::kernelWith(const Program &program, const std::string &schedule,
+                      int64_t d) const {
+  std::optional<Schedule> wanted = Schedule::parse(schedule);
+  std::vector<Schedule> candidates = source->schedules(program, d);
+  if (!wanted || std::find(candidates.begin(), candidates.end(), *wanted) ==
+                     candidates.end())
+    throw Error("'" + schedule + "' is not a schedule candidate of the " +
+                program.str() + " of '" + source->spec().name.value +
+                "' at d = " + std::to_string(d));
+  return runtime->backend->load(source->kernel(program, d, *wanted), canonical,
+                                d);
 }
 
 //===----------------------------------------------------------------------===//
@@ -118,68 +140,124 @@ static void checkShape(int64_t rows, int64_t d) {
 /// Launches `kernel` on the buffers of `a`.
 static void launchOn(Backend &backend, const LoadedKernel &kernel,
                      const ForwardArgs &a, void *stream);
+static void launchOn(Backend &backend, const LoadedKernel &kernel,
+                     const BackwardArgs &a, void *stream);
 
 std::string Norm::prepare(int64_t d, int64_t rows) const {
   checkShape(rows, d);
-  state->kernelFor(d, rows);
+  state->kernelFor(Program::forward(), d, rows);
   std::shared_lock lock(state->mutex);
-  return state->schedules.at({d, rowsBucket(rows)});
+  return state->schedules.at({Program::forward(), d, rowsBucket(rows)});
 }
 
 void Norm::forward(const ForwardArgs &a, void *stream) const {
   checkShape(a.rows, a.d);
-  launchOn(*state->runtime->backend, *state->kernelFor(a.d, a.rows), a, stream);
+  launchOn(*state->runtime->backend,
+           *state->kernelFor(Program::forward(), a.d, a.rows), a, stream);
+}
+
+static std::vector<std::string> scheduleTexts(const KernelSource &source,
+                                              const Program &program,
+                                              int64_t d) {
+  checkShape(0, d);
+  std::vector<std::string> out;
+  for (const Schedule &s : source.schedules(program, d))
+    out.push_back(s.str());
+  return out;
 }
 
 std::vector<std::string> Norm::schedules(int64_t d) const {
-  checkShape(0, d);
-  std::vector<std::string> out;
-  for (const Schedule &s : state->source->schedules(d))
-    out.push_back(s.str());
-  return out;
+  return scheduleTexts(*state->source, Program::forward(), d);
 }
 
 void Norm::forwardWith(const std::string &schedule, const ForwardArgs &a,
                        void *stream) const {
   checkShape(a.rows, a.d);
-  std::optional<Schedule> wanted = Schedule::parse(schedule);
-  std::vector<Schedule> candidates = state->source->schedules(a.d);
-  if (!wanted || std::find(candidates.begin(), candidates.end(), *wanted) ==
-                     candidates.end())
-    throw Error("'" + schedule + "' is not a schedule candidate of '" + name() +
-                "' at d = " + std::to_string(a.d));
-  Backend &backend = *state->runtime->backend;
-  std::shared_ptr<LoadedKernel> kernel =
-      backend.load(state->source->kernel(a.d, *wanted), state->canonical, a.d);
-  launchOn(backend, *kernel, a, stream);
+  launchOn(*state->runtime->backend,
+           *state->kernelWith(Program::forward(), schedule, a.d), a, stream);
+}
+
+/// The backward program the arguments ask for; Error when they do not fit
+/// the spec.
+static Program backwardProgram(const dsl::Spec &spec, const BackwardArgs &a) {
+  const std::string &name = spec.name.value;
+  bool saved = a.mean || a.rstd;
+  if (saved && spec.center.value && !a.mean)
+    throw Error("'" + name + "' is centered: saved statistics need the mean "
+                "as well as rstd");
+  if (saved && spec.scale.value && !a.rstd)
+    throw Error("'" + name + "' scales: saved statistics need rstd as well "
+                "as the mean");
+  if (a.mean && !spec.center.value)
+    throw Error("'" + name + "' is not centered and has no mean to pass");
+  if (a.dresidualOut && !spec.residualAdd.value)
+    throw Error("'" + name + "' has no residual_add: drop dresidualOut");
+  return Program::gradient(saved, a.dresidualOut != nullptr);
+}
+
+void Norm::backward(const BackwardArgs &a, void *stream) const {
+  checkShape(a.rows, a.d);
+  Program program = backwardProgram(state->source->spec(), a);
+  launchOn(*state->runtime->backend, *state->kernelFor(program, a.d, a.rows),
+           a, stream);
+}
+
+std::vector<std::string> Norm::backwardSchedules(int64_t d) const {
+  return scheduleTexts(*state->source, Program::gradient(), d);
+}
+
+void Norm::backwardWith(const std::string &schedule, const BackwardArgs &a,
+                        void *stream) const {
+  checkShape(a.rows, a.d);
+  Program program = backwardProgram(state->source->spec(), a);
+  launchOn(*state->runtime->backend,
+           *state->kernelWith(program, schedule, a.d), a, stream);
+}
+
+/// Collects named buffers and row strides (0: d, left out).
+struct ArgsBuilder {
+  KernelArgs args;
+  ArgsBuilder(int64_t rows, int64_t d) {
+    args.rows = rows;
+    args.cols = d;
+  }
+  void buffer(const char *name, const void *p, int64_t stride = 0) {
+    if (p)
+      args.buffers[name] = const_cast<void *>(p);
+    if (stride)
+      args.strides[name] = stride;
+  }
+};
+
+static void launchOn(Backend &backend, const LoadedKernel &kernel,
+                     const BackwardArgs &a, void *stream) {
+  ArgsBuilder b(a.rows, a.d);
+  b.buffer("x", a.x, a.xStride);
+  b.buffer("residual", a.residual, a.residualStride);
+  b.buffer("gamma", a.gamma);
+  b.buffer("dy", a.dy, a.dyStride);
+  b.buffer("dresidual_out", a.dresidualOut, a.dresidualOutStride);
+  b.buffer("mean", a.mean);
+  b.buffer("rstd", a.rstd);
+  b.buffer("dx", a.dx, a.dxStride);
+  b.buffer("dresidual", a.dresidual, a.dresidualStride);
+  b.buffer("dgamma", a.dgamma);
+  b.buffer("dbeta", a.dbeta);
+  backend.launch(kernel, b.args, stream);
 }
 
 static void launchOn(Backend &backend, const LoadedKernel &kernel,
                      const ForwardArgs &a, void *stream) {
-  KernelArgs args;
-  args.rows = a.rows;
-  args.cols = a.d;
-  auto buffer = [&](const char *name, const void *p) {
-    if (p)
-      args.buffers[name] = const_cast<void *>(p);
-  };
-  buffer("x", a.x);
-  buffer("residual", a.residual);
-  buffer("gamma", a.gamma);
-  buffer("beta", a.beta);
-  buffer("y", a.y);
-  buffer("residual_out", a.residualOut);
-  buffer("mean", a.mean);
-  buffer("rstd", a.rstd);
-  auto stride = [&](const char *name, int64_t s) {
-    if (s)
-      args.strides[name] = s;
-  };
-  stride("x", a.xStride);
-  stride("residual", a.residualStride);
-  stride("y", a.yStride);
-  stride("residual_out", a.residualOutStride);
-  backend.launch(kernel, args, stream);
+  ArgsBuilder b(a.rows, a.d);
+  b.buffer("x", a.x, a.xStride);
+  b.buffer("residual", a.residual, a.residualStride);
+  b.buffer("gamma", a.gamma);
+  b.buffer("beta", a.beta);
+  b.buffer("y", a.y, a.yStride);
+  b.buffer("residual_out", a.residualOut, a.residualOutStride);
+  b.buffer("mean", a.mean);
+  b.buffer("rstd", a.rstd);
+  backend.launch(kernel, b.args, stream);
 }
 
 TuneReport
@@ -191,11 +269,12 @@ Norm::tune(int64_t d, int64_t rows,
   std::shared_ptr<LoadedKernel> winner;
   TuneReport report =
       tuneCandidates(*state->runtime->backend, *state->source, state->canonical,
-                     d, rows, winner, progress);
+                     Program::forward(), d, rows, winner, progress);
   state->runtime->tuning->store(state->runtime->backend->deviceKey(),
-                                state->canonical, d, rows,
+                                state->canonical, Program::forward(), d, rows,
                                 *Schedule::parse(report.winner));
-  state->keep({d, rowsBucket(rows)}, winner, report.winner);
+  state->keep({Program::forward(), d, rowsBucket(rows)}, winner,
+              report.winner);
   return report;
 }
 

@@ -16,11 +16,13 @@ TuningDatabase::TuningDatabase(const std::string &cacheDir)
     : entries(cacheDir, "tuning") {}
 
 std::string TuningDatabase::key(const std::string &deviceKey,
-                                const std::string &canonicalSpec, int64_t d,
+                                const std::string &canonicalSpec,
+                                const Program &program, int64_t d,
                                 int64_t rows) const {
   return cache::KeyBuilder()
       .add("device", deviceKey)
       .add("spec", canonicalSpec)
+      .add("program", program.str())
       .add("d", std::to_string(d))
       .add("rows", std::to_string(rowsBucket(rows)))
       .add("normc", kVersion)
@@ -29,31 +31,34 @@ std::string TuningDatabase::key(const std::string &deviceKey,
 
 std::optional<Schedule> TuningDatabase::lookup(const std::string &deviceKey,
                                                const std::string &canonicalSpec,
+                                               const Program &program,
                                                int64_t d, int64_t rows) const {
   std::optional<std::string> entry =
-      entries.get(key(deviceKey, canonicalSpec, d, rows));
+      entries.get(key(deviceKey, canonicalSpec, program, d, rows));
   return entry ? Schedule::parse(*entry) : std::nullopt;
 }
 
 void TuningDatabase::store(const std::string &deviceKey,
-                           const std::string &canonicalSpec, int64_t d,
-                           int64_t rows, const Schedule &winner) const {
-  entries.put(key(deviceKey, canonicalSpec, d, rows), winner.str());
+                           const std::string &canonicalSpec,
+                           const Program &program, int64_t d, int64_t rows,
+                           const Schedule &winner) const {
+  entries.put(key(deviceKey, canonicalSpec, program, d, rows), winner.str());
 }
 
 TuneReport
 api::tuneCandidates(Backend &backend, const KernelSource &source,
-                    const std::string &canonicalSpec, int64_t d, int64_t rows,
+                    const std::string &canonicalSpec, const Program &program,
+                    int64_t d, int64_t rows,
                     std::shared_ptr<LoadedKernel> &winnerKernel,
                     const std::function<void(const TuneResult &)> &progress) {
   TuneReport report;
   double best = -1;
   int64_t bucket = rowsBucket(rows);
-  for (const Schedule &schedule : source.schedules(d)) {
+  for (const Schedule &schedule : source.schedules(program, d)) {
     TuneResult result{schedule.str(), -1, ""};
     try {
       std::shared_ptr<LoadedKernel> kernel =
-          backend.load(source.kernel(d, schedule), canonicalSpec, d);
+          backend.load(source.kernel(program, d, schedule), canonicalSpec, d);
       result.milliseconds = backend.measure(*kernel, bucket, d);
       if (best < 0 || result.milliseconds < best) {
         best = result.milliseconds;
@@ -68,7 +73,8 @@ api::tuneCandidates(Backend &backend, const KernelSource &source,
     report.candidates.push_back(std::move(result));
   }
   if (report.winner.empty())
-    throw Error("no schedule candidate of '" + source.spec().name.value +
+    throw Error("no schedule candidate of the " + program.str() + " of '" +
+                source.spec().name.value +
                 "' runs for d = " + std::to_string(d) + ": " +
                 (report.candidates.empty() ? std::string("none")
                                            : report.candidates[0].note));

@@ -10,22 +10,24 @@ namespace normc::api {
 /// Rows are tuned in buckets: the next power of two, from 1 to 65536.
 int64_t rowsBucket(int64_t rows);
 
-/// The tuning database: one entry per (device, spec, d, rows bucket, normc
-/// version), holding the winning schedule, in the disk cache's "tuning"
+/// The tuning database: one entry per (device, spec, program, d, rows
+/// bucket, normc version), holding the winning schedule, in the disk cache's "tuning"
 /// folder, so that processes share it without locks.
 class TuningDatabase {
 public:
   explicit TuningDatabase(const std::string &cacheDir);
   std::optional<Schedule> lookup(const std::string &deviceKey,
-                                 const std::string &canonicalSpec, int64_t d,
+                                 const std::string &canonicalSpec,
+                                 const Program &program, int64_t d,
                                  int64_t rows) const;
   void store(const std::string &deviceKey, const std::string &canonicalSpec,
-             int64_t d, int64_t rows, const Schedule &winner) const;
+             const Program &program, int64_t d, int64_t rows,
+             const Schedule &winner) const;
 
 private:
   std::string key(const std::string &deviceKey,
-                  const std::string &canonicalSpec, int64_t d,
-                  int64_t rows) const;
+                  const std::string &canonicalSpec, const Program &program,
+                  int64_t d, int64_t rows) const;
   cache::DiskCache entries;
 };
 
@@ -35,7 +37,8 @@ private:
 /// winner.
 TuneReport
 tuneCandidates(Backend &backend, const KernelSource &source,
-               const std::string &canonicalSpec, int64_t d, int64_t rows,
+               const std::string &canonicalSpec, const Program &program,
+               int64_t d, int64_t rows,
                std::shared_ptr<LoadedKernel> &winnerKernel,
                const std::function<void(const TuneResult &)> &progress = {});
 

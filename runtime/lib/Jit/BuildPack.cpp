@@ -6,22 +6,29 @@
 std::optional<normc::Pack> normc::buildPack(const dsl::Spec &spec,
                                             std::optional<int64_t> cols,
                                             std::string &errors) {
-  std::unique_ptr<SpecCompilation> compilation =
-      SpecCompilation::create(spec, cols, errors);
-  if (!compilation)
-    return std::nullopt;
   Pack pack;
   pack.normcVersion = kVersion;
   pack.specToml = spec.canonical();
   pack.cols = cols;
-  for (const Schedule &schedule : scheduleCandidates(compilation->problem())) {
-    std::string rejected;
-    std::optional<EmittedKernel> kernel = compilation->emit(schedule, rejected);
-    if (kernel)
-      pack.candidates.push_back(
-          {schedule, std::move(kernel->source), std::move(kernel->info)});
-    else
-      errors += schedule.str() + ": " + rejected;
+  std::vector<Program> programs = {Program::forward()};
+  for (const Program &p : Program::backwards(spec.residualAdd.value))
+    programs.push_back(p);
+  for (const Program &program : programs) {
+    std::unique_ptr<SpecCompilation> compilation =
+        SpecCompilation::create(spec, cols, errors, program);
+    if (!compilation)
+      return std::nullopt;
+    for (const Schedule &schedule :
+         scheduleCandidates(compilation->problem())) {
+      std::string rejected;
+      std::optional<EmittedModule> module =
+          compilation->emitModule(schedule, rejected);
+      if (module)
+        pack.candidates.push_back({schedule, std::move(module->source),
+                                   std::move(module->kernels), program});
+      else
+        errors += program.str() + " " + schedule.str() + ": " + rejected;
+    }
   }
   if (pack.candidates.empty())
     return std::nullopt;

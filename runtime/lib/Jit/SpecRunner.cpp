@@ -52,27 +52,29 @@ HostBuffer poisoned(const std::string &type, size_t count, int misalign) {
 RunOutputs normc::runSpecOnCpu(const dsl::Spec &spec, const RunInputs &in,
                                const RunOptions &options) {
   std::string errors;
-  std::optional<EmittedKernel> kernel = emitSpecKernel(
+  std::unique_ptr<SpecCompilation> compilation = SpecCompilation::create(
       spec, options.specialize ? std::optional<int64_t>(in.d) : std::nullopt,
-      options.schedule, errors);
-  if (!kernel)
+      errors, options.program);
+  std::optional<EmittedModule> emitted;
+  if (compilation)
+    emitted = compilation->emitModule(options.schedule, errors);
+  if (!emitted)
     throw std::runtime_error("cannot compile '" + spec.name.value + "':\n" +
                              errors);
   if (options.mutateSource)
-    kernel->source = options.mutateSource(kernel->source);
+    emitted->source = options.mutateSource(emitted->source);
   cpu::CpuModule module =
-      cpu::CpuModule::compile(kernel->source, options.compile);
-  return runKernelOnCpu(spec, kernel->info, module.kernel(kernel->info.name),
-                        in, options);
+      cpu::CpuModule::compile(emitted->source, options.compile);
+  return runModuleOnCpu(spec, emitted->kernels, module, in, options);
 }
 
-RunOutputs normc::runKernelOnCpu(const dsl::Spec &spec,
-                                 const KernelLaunchInfo &info,
-                                 const cpu::CpuKernel &entry,
+RunOutputs normc::runModuleOnCpu(const dsl::Spec &spec,
+                                 const std::vector<KernelLaunchInfo> &kernels,
+                                 const cpu::CpuModule &module,
                                  const RunInputs &in,
                                  const RunOptions &options) {
   // An empty array may come without data.
-  auto need = [&](const double *p, const char *what, size_t count) {
+  auto need = [&](const double *p, const std::string &what, size_t count) {
     if (!p && count)
       throw std::runtime_error("spec '" + spec.name.value + "' needs " + what);
     return p;
@@ -85,56 +87,73 @@ RunOutputs normc::runKernelOnCpu(const dsl::Spec &spec,
       {"x", {in.x, xStride}},
       {"residual", {in.residual, residualStride}},
       {"gamma", {in.gamma, 0}},
-      {"beta", {in.beta, 0}}};
+      {"beta", {in.beta, 0}},
+      {"dy", {in.dy, 0}},
+      {"dresidual_out", {in.dresidualOut, 0}},
+      {"mean", {in.mean, 0}},
+      {"rstd", {in.rstd, 0}}};
+  std::vector<KernelLaunch> plan = planLaunches(kernels, in.rows, in.d);
+  size_t partials = static_cast<size_t>(partialRows(kernels, plan));
 
-  // One host buffer per buffer parameter of the kernel: inputs from `in`,
-  // outputs (what the kernel writes) poisoned.
+  // One host buffer per buffer parameter of the kernels: inputs from `in`,
+  // outputs (what a kernel writes) poisoned. Later kernels share them.
   std::map<std::string, HostBuffer> buffers;
-  for (const KernelParam &p : info.params) {
-    if (!p.isBuffer())
-      continue;
-    auto input = inputs.find(p.name);
-    int64_t stride = input != inputs.end() && input->second.second
-                         ? input->second.second
-                         : in.d;
-    size_t count = p.kind == KernelParam::Kind::Features ? d
-                   : p.kind == KernelParam::Kind::Stats  ? rows
-                   : p.kind == KernelParam::Kind::Partials
-                       ? static_cast<size_t>(info.gridFor(in.rows)) * d
-                       : rows * static_cast<size_t>(stride);
-    int shift = p.kind == KernelParam::Kind::Stats ? 0 : misalign;
-    if (p.written)
-      buffers.emplace(p.name, poisoned(p.elementType, count, shift));
-    else if (input != inputs.end())
-      buffers.emplace(
-          p.name, HostBuffer(p.elementType,
-                             need(input->second.first, p.name.c_str(), count),
-                             count, shift));
-    else
-      throw std::runtime_error("kernel '" + info.name + "' reads a buffer '" +
-                               p.name + "' that a spec run has no data for");
-  }
+  for (const KernelLaunchInfo &info : kernels)
+    for (const KernelParam &p : info.params) {
+      if (!p.isBuffer() || buffers.count(p.name))
+        continue;
+      auto input = inputs.find(p.name);
+      int64_t stride = input != inputs.end() && input->second.second
+                           ? input->second.second
+                           : in.d;
+      size_t count = p.kind == KernelParam::Kind::Features  ? d
+                     : p.kind == KernelParam::Kind::Stats   ? rows
+                     : p.kind == KernelParam::Kind::Partials ? partials * d
+                                                             : rows * stride;
+      int shift = p.kind == KernelParam::Kind::Stats ? 0 : misalign;
+      if (p.written)
+        buffers.emplace(p.name, poisoned(p.elementType, count, shift));
+      else if (input != inputs.end())
+        buffers.emplace(p.name, HostBuffer(p.elementType,
+                                           need(input->second.first, p.name,
+                                                count),
+                                           count, shift));
+      else
+        throw std::runtime_error("kernel '" + info.name +
+                                 "' reads a buffer '" + p.name +
+                                 "' that a spec run has no data for");
+    }
 
   KernelArgs args;
-  args.rows = in.rows;
   args.cols = in.d;
   for (auto &[name, buffer] : buffers)
     args.buffers[name] = buffer.data();
   args.strides["x"] = xStride;
   args.strides["residual"] = residualStride;
-  PackedArgs packed(info, args);
-  cpu::launch(entry,
-              cpu::Dim3{static_cast<unsigned>(info.gridFor(in.rows)), 1, 1},
-              cpu::Dim3{static_cast<unsigned>(info.blockSize), 1, 1},
-              info.dynamicSharedBytes(in.d), packed.data(), options.launch);
+  for (const KernelLaunch &launch : plan) {
+    const KernelLaunchInfo &info = kernels[launch.kernel];
+    args.rows = launch.rows;
+    PackedArgs packed(info, args);
+    cpu::launch(module.kernel(info.name),
+                cpu::Dim3{static_cast<unsigned>(launch.grid), 1, 1},
+                cpu::Dim3{static_cast<unsigned>(info.blockSize), 1, 1},
+                info.dynamicSharedBytes(in.d), packed.data(), options.launch);
+  }
 
   RunOutputs out;
-  out.y = buffers.at("y").values();
-  if (buffers.count("residual_out"))
-    out.residualOut = buffers.at("residual_out").values();
-  if (buffers.count("mean"))
-    out.mean = buffers.at("mean").values();
-  if (buffers.count("rstd"))
-    out.rstd = buffers.at("rstd").values();
+  const std::pair<const char *, std::vector<double> *> results[] = {
+      {"y", &out.y},           {"residual_out", &out.residualOut},
+      {"mean", &out.mean},     {"rstd", &out.rstd},
+      {"dx", &out.dx},         {"dresidual", &out.dresidual},
+      {"dgamma", &out.dgamma}, {"dbeta", &out.dbeta}};
+  for (auto [name, values] : results) {
+    auto it = buffers.find(name);
+    bool written = false;
+    for (const KernelLaunchInfo &info : kernels)
+      for (const KernelParam &p : info.params)
+        written |= p.name == name && p.written;
+    if (it != buffers.end() && written)
+      *values = it->second.values();
+  }
   return out;
 }

@@ -1,42 +1,37 @@
-// Reductions across rows, as the backward's dgamma needs: per-block partial
-// sums per feature, then a second kernel that adds the partial rows in order.
+// Reductions across rows, as the backward's dgamma needs: per-row-group
+// partial sums per feature, then a second kernel that adds the partial rows
+// in order.
 // RUN: normc-opt %s --sched-lower-to-loops | FileCheck %s --check-prefix=LOOPS
 // RUN: %normc compile %s --emit=cuda | FileCheck %s --check-prefix=CUDA
 // RUN: %normc compile %s --emit=ptx --arch=sm_90 | FileCheck %s --check-prefix=PTX
 
-// The sums live in a shared-memory region, zeroed by a pass before the row
-// loop, added to for every row, and stored after a barrier.
+// Each row group's sums live in its own row of the partials (row storage
+// is global here), zeroed by a pass before the row loop and added to for
+// every row it handles: no other thread touches them.
 // LOOPS-LABEL: sched.kernel @dgamma_partials
 // LOOPS:         %[[P:.*]] = sched.buffer "partials" : !sched.partials<f32>
-// LOOPS:         %[[SUMS:.*]] = sched.shared_rows : !sched.kept<f32>
 // LOOPS-NEXT:    sched.for_chunks {
 // LOOPS-NEXT:      %[[Z:.*]] = sched.map_chunk : () -> !sched.chunk<f32> {
 // LOOPS-NEXT:        arith.constant 0.000000e+00 : f32
-// LOOPS:           sched.keep %[[Z]], %[[SUMS]]
+// LOOPS:           sched.store_partials %[[Z]], %[[P]]
 // LOOPS:         sched.for_row_groups {
 // LOOPS-NEXT:      sched.for_chunks {
 // LOOPS-NEXT:        %[[X:.*]] = sched.load_chunk %{{.*}} : !sched.rows<bf16>
 // LOOPS-NEXT:        %[[DY:.*]] = sched.load_chunk %{{.*}} : !sched.rows<bf16>
-// LOOPS-NEXT:        sched.accumulate_row %[[SUMS]], %[[X]], %[[DY]] : !sched.kept<f32>, !sched.chunk<bf16>, !sched.chunk<bf16> {
+// LOOPS-NEXT:        sched.accumulate_row %[[P]], %[[X]], %[[DY]] : !sched.partials<f32>, !sched.chunk<bf16>, !sched.chunk<bf16> {
 // LOOPS:             arith.mulf
-// LOOPS:         sched.barrier
-// LOOPS-NEXT:    sched.store_partials %[[SUMS]], %[[P]] : !sched.kept<f32>, !sched.partials<f32>
+// LOOPS-NOT:     sched.barrier
 // LOOPS-LABEL: sched.kernel @dgamma_finish
 // LOOPS:         sched.sum_partials
 
 // CUDA: // Launch sequence (one stream, in this order): dgamma_partials dgamma_finish
 // CUDA-LABEL: NORMC_KERNEL(128, dgamma_partials)(const __nv_bfloat16 *x, long long x_stride, const __nv_bfloat16 *dy, long long dy_stride, float *partials, long long rows, int cols)
-// CUDA:   float *[[S:v[0-9]+]] = reinterpret_cast<float *>(shared_rows + region_0) + row_in_block * pitch;
+// CUDA:   float *partials_row = partials + ((long long)blockIdx.x * 4 + row_in_block) * d;
 // CUDA:   for (int c = lane_in_row * 4; c < d; c += 128) {
-// CUDA:       [[S]][c + e] = {{c[0-9]+}}[e];
-// CUDA:     if (row < rows) {
-// CUDA:         [[S]][c + e] += [[T:s[0-9]+]];
-// CUDA:   __syncthreads();
-// CUDA:   if (row_in_block == 0) {
-// CUDA:         float t = [[S]][c + e];
-// CUDA:         for (int g = 1; g < 4; ++g)
-// CUDA:           t += [[S]][g * pitch + c + e];
-// CUDA:         partials[(long long)blockIdx.x * d + c + e] = t;
+// CUDA:         partials_row[c + e] = {{c[0-9]+}}[e];
+// CUDA:       if (row < rows) {
+// CUDA:             partials_row[c + e] += {{s[0-9]+}};
+// CUDA-NOT: __syncthreads
 // CUDA-LABEL: NORMC_KERNEL(128, dgamma_finish)(const float *partials, __nv_bfloat16 *dgamma, long long rows, int cols)
 // CUDA:     for (long long b = 0; b < rows; ++b)
 // CUDA:       t += partials[b * d + f];

@@ -93,10 +93,14 @@ TEST_F(PackTest, WritesAndReadsBack) {
   pack.normcVersion = "9.9";
   pack.specToml = "name = \"llama\"\n";
   pack.cols = 4096;
+  KernelLaunchInfo finish = sampleInfo();
+  finish.name = "llama_finish";
+  finish.launchOrder = 1;
   pack.candidates = {{Schedule::rowGroup(1, 128, 8, RowStorage::Registers),
-                      "// one\n", sampleInfo()},
+                      "// one\n", {sampleInfo()}, Program::forward()},
                      {Schedule::rowGroup(4, 32, 4, RowStorage::Global),
-                      "// two\n", sampleInfo()}};
+                      "// two\n", {sampleInfo(), finish},
+                      Program::gradient(true, false)}};
   std::string dir = (root / "pack").string();
   writePack(dir, pack);
   Pack back = readPack(dir);
@@ -106,7 +110,13 @@ TEST_F(PackTest, WritesAndReadsBack) {
   ASSERT_EQ(back.candidates.size(), 2u);
   EXPECT_EQ(back.candidates[1].schedule, pack.candidates[1].schedule);
   EXPECT_EQ(back.candidates[1].source, "// two\n");
-  EXPECT_TRUE(sameInfo(back.candidates[0].info, sampleInfo()));
+  ASSERT_EQ(back.candidates[0].kernels.size(), 1u);
+  EXPECT_TRUE(sameInfo(back.candidates[0].kernels[0], sampleInfo()));
+  EXPECT_EQ(back.candidates[0].program, Program::forward());
+  // A backward candidate keeps its program and both kernels, in order.
+  EXPECT_EQ(back.candidates[1].program, Program::gradient(true, false));
+  ASSERT_EQ(back.candidates[1].kernels.size(), 2u);
+  EXPECT_TRUE(sameInfo(back.candidates[1].kernels[1], finish));
 
   // Writing again replaces the pack as a whole; nothing else is left over.
   pack.candidates.pop_back();
@@ -122,7 +132,8 @@ TEST_F(PackTest, RefusesToReplaceAFolderThatIsNotAPack) {
   std::ofstream(root / "data" / "precious.txt") << "keep me";
   Pack pack;
   pack.candidates = {
-      {Schedule::rowGroup(1, 32, 1, RowStorage::Global), "", sampleInfo()}};
+      {Schedule::rowGroup(1, 32, 1, RowStorage::Global), "", {sampleInfo()},
+       Program::forward()}};
   EXPECT_THROW(writePack((root / "data").string(), pack), PackError);
   EXPECT_TRUE(fs::exists(root / "data" / "precious.txt"));
 }

@@ -166,7 +166,8 @@ TEST_F(RuntimeApi, ATuningDatabaseEntryIsUsed) {
   dsl::SpecParseResult parsed = dsl::parseSpecString(kRmsNorm, "t.toml");
   ASSERT_TRUE(parsed.spec);
   ASSERT_FALSE(defaultSchedule({64, 32}) == stored);
-  api::TuningDatabase(cacheDir).store("cpu", parsed.spec->canonical(), 64, 9,
+  api::TuningDatabase(cacheDir).store("cpu", parsed.spec->canonical(),
+                                      Program::forward(), 64, 9,
                                       stored);
   Norm norm = Runtime(cpu(/*autotune=*/0)).loadSpecString(kRmsNormReformatted);
   EXPECT_EQ(norm.prepare(64, 16), stored.str()); // the same rows bucket

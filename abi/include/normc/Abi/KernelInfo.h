@@ -18,9 +18,10 @@ namespace normc {
 
 /// One kernel parameter, in order.
 struct KernelParam {
-  /// Partials: a [blocks, d] buffer of per-block per-feature sums (a
-  /// sched.reduce_rows writes row blockIdx.x; a later kernel reads them all,
-  /// taking the number of partial rows as its `rows`).
+  /// Partials: a [blocks * rows_per_block, d] buffer of per-feature sums
+  /// (a sched.reduce_rows writes one row per row group of each block; a
+  /// later kernel reads them all, taking the number of partial rows as its
+  /// `rows`; see planLaunches).
   enum class Kind {
     Rows,
     RowStride,
@@ -70,6 +71,28 @@ struct KernelLaunchInfo {
     return total;
   }
 };
+
+/// One launch of a module's sequence for (rows, d).
+struct KernelLaunch {
+  size_t kernel = 0; // index into the sequence
+  int64_t grid = 0;  // gridDim.x
+  int64_t rows = 0;  // the kernel's `rows` argument
+};
+
+/// The launches of `sequence` (in launch order) for [rows, d]. A kernel
+/// that writes partials gets gridFor(rows) blocks, at most `maxGrid` (0: no
+/// limit), and each partials buffer then holds a row per row group of each
+/// block (grid * rows_per_block rows): a later
+/// kernel reading them takes that count as its `rows` and strides over the
+/// features. The grid depends on nothing but (rows, d, maxGrid), so the
+/// partial sums are the same bits from run to run.
+std::vector<KernelLaunch>
+planLaunches(const std::vector<KernelLaunchInfo> &sequence, int64_t rows,
+             int64_t d, int64_t maxGrid = 0);
+
+/// Rows of every partials buffer of a plan (0 when it has none).
+int64_t partialRows(const std::vector<KernelLaunchInfo> &sequence,
+                    const std::vector<KernelLaunch> &plan);
 
 /// One line of text ("name=... cols=... params=x:rows:bf16:r,..."), as
 /// kernel packs store it, and back (nullopt when malformed).

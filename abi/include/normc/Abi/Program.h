@@ -2,7 +2,9 @@
 #ifndef NORMC_ABI_PROGRAM_H
 #define NORMC_ABI_PROGRAM_H
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace normc {
 
@@ -24,6 +26,25 @@ struct Program {
       return "forward";
     return std::string("backward") + (savedStats ? "+saved_stats" : "") +
            (dresidualOut ? "+dresidual_out" : "");
+  }
+  /// str() back; nullopt for anything else.
+  static std::optional<Program> parse(const std::string &text) {
+    if (text == "forward")
+      return forward();
+    for (bool saved : {false, true})
+      for (bool dresidual : {false, true})
+        if (gradient(saved, dresidual).str() == text)
+          return gradient(saved, dresidual);
+    return std::nullopt;
+  }
+  /// Every backward a spec has (dresidual_out only with residual_add).
+  static std::vector<Program> backwards(bool residualAdd) {
+    std::vector<Program> out;
+    for (bool dresidual : {false, true})
+      for (bool saved : {false, true})
+        if (!dresidual || residualAdd)
+          out.push_back(gradient(saved, dresidual));
+    return out;
   }
   bool operator==(const Program &o) const {
     return backward == o.backward && savedStats == o.savedStats &&

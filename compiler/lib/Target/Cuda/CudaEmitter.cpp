@@ -255,6 +255,11 @@ void KernelEmitter::emitPrologue() {
      << ";\n";
   os << "const int row_in_block = threadIdx.x / " << schedule.threadsPerRow
      << ";\n";
+  for (const KernelParam &p : info.params)
+    if (p.kind == KernelParam::Kind::Partials && p.written)
+      os << paramType(p) << p.name << "_row = " << p.name
+         << " + ((long long)blockIdx.x * " << schedule.rowsPerBlock
+         << " + row_in_block) * d; // this row group's sums\n";
   for (auto buffer : kernel.getBody().getOps<BufferOp>())
     if (isa<FeaturesType>(buffer.getType()))
       os << "const bool " << vecFlag(buffer) << " = normc_aligned("
@@ -354,6 +359,11 @@ void KernelEmitter::print(ReadKeptOp op) {
 }
 
 void KernelEmitter::print(KeepOp op) {
+  // A shared-memory region holds `pitch` elements a row; a thread's
+  // unrolled chunks may reach past it.
+  bool shared = !op.getDest().getDefiningOp<AllocRowOp>();
+  if (shared)
+    os << "if (c < pitch)\n";
   os << "#pragma unroll\n";
   os << "for (int e = 0; e < " << width << "; ++e)\n";
   os << "  " << keptElement(op.getDest()) << " = " << names[op.getValue()]
@@ -481,38 +491,30 @@ void KernelEmitter::print(StoreStatOp op) {
 }
 
 LogicalResult KernelEmitter::print(AccumulateRowOp op) {
+  Value sums = op.getSums();
+  bool partials = isa<PartialsType>(sums.getType());
   os << "if (row < rows) {\n";
   os.indent();
   openElementLoop();
   FailureOr<std::string> term = emitElementBody(op.getBody(), op.getInputs());
   if (failed(term))
     return failure();
-  os << keptElement(op.getSums()) << " += " << *term << ";\n";
+  if (partials)
+    os << "if (c + e < d)\n  " << bufferName(sums) << "_row[c + e]";
+  else
+    os << keptElement(sums);
+  os << " += " << *term << ";\n";
   close();
   close();
   return success();
 }
 
 void KernelEmitter::print(StorePartialsOp op) {
-  std::string sums = names[op.getSums()];
-  os << "// The first row group adds the block's row groups in order.\n";
-  os << "if (row_in_block == 0) {\n";
-  os.indent();
-  os << "for (int c = lane_in_row * " << width
-     << "; c < d; c += " << schedule.threadsPerRow * width << ") {\n";
-  os.indent();
-  openElementLoop();
-  os << "if (c + e < d) {\n";
-  os.indent();
-  os << typeName(acc) << " t = " << sums << "[c + e];\n";
-  os << "for (int g = 1; g < " << schedule.rowsPerBlock << "; ++g)\n";
-  os << "  t += " << sums << "[g * pitch + c + e];\n";
-  os << bufferName(op.getPartials())
-     << "[(long long)blockIdx.x * d + c + e] = t;\n";
-  close();
-  close();
-  close();
-  close();
+  os << "#pragma unroll\n";
+  os << "for (int e = 0; e < " << width << "; ++e)\n";
+  os << "  if (c + e < d)\n";
+  os << "    " << bufferName(op.getPartials()) << "_row[c + e] = "
+     << names[op.getValue()] << "[e];\n";
 }
 
 void KernelEmitter::print(SumPartialsOp op) {

@@ -4,8 +4,10 @@
 // schedule candidate of a spec and a manifest, so that a runtime built
 // without LLVM can tune and launch the spec. Layout of DIR:
 //
-//   manifest.txt     "normc-pack 1", the normc version, d, and one
-//                    "candidate FILE SCHEDULE" + "info ..." pair per kernel
+//   manifest.txt     "normc-pack 1", the normc version, d, and per
+//                    candidate "candidate FILE SCHEDULE", "program PROGRAM"
+//                    (forward when absent) and one "info ..." line per
+//                    kernel, in launch order
 //   spec.toml        the canonical spec
 //   candidate-N.cu   emitted CUDA source
 //
@@ -14,6 +16,7 @@
 #define NORMC_RUNTIME_PACK_H
 
 #include "normc/Abi/KernelInfo.h"
+#include "normc/Abi/Program.h"
 #include "normc/Abi/Schedule.h"
 
 #include <optional>
@@ -26,7 +29,8 @@ namespace normc {
 struct PackCandidate {
   Schedule schedule;
   std::string source;
-  KernelLaunchInfo info;
+  std::vector<KernelLaunchInfo> kernels; // in launch order
+  Program program;
 };
 
 struct Pack {

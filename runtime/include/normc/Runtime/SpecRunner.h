@@ -1,7 +1,7 @@
 //===- SpecRunner.h - Compile a spec and run it on host arrays ------------===//
 //
 // The one-call path used by `normc run` and the numerics tests: the spec's
-// kernel is emitted, compiled for the CPU device (cached on disk), and run
+// kernels (forward or backward) are emitted, compiled for the CPU device (cached on disk), and run
 // on inputs given as doubles, which are first rounded to the spec's storage
 // types. Outputs come back as doubles.
 //
@@ -10,6 +10,7 @@
 #define NORMC_RUNTIME_SPECRUNNER_H
 
 #include "normc/Abi/KernelInfo.h"
+#include "normc/Abi/Program.h"
 #include "normc/Dsl/Spec.h"
 #include "normc/Frontend/Pipeline.h"
 #include "normc/Runtime/CpuDevice.h"
@@ -29,14 +30,24 @@ struct RunInputs {
   const double *beta = nullptr;     // [d]
   int64_t xStride = 0;              // 0: d
   int64_t residualStride = 0;       // 0: d
+  // The backward's: dy [rows, d] in the output type, the gradient at
+  // residual_out [rows, d], and the forward's saved statistics [rows].
+  const double *dy = nullptr;
+  const double *dresidualOut = nullptr;
+  const double *mean = nullptr;
+  const double *rstd = nullptr;
 };
 
 struct RunOutputs {
   std::vector<double> y, residualOut; // [rows, d]
   std::vector<double> mean, rstd;     // [rows]
+  std::vector<double> dx, dresidual;  // [rows, d]
+  std::vector<double> dgamma, dbeta;  // [d]
 };
 
 struct RunOptions {
+  /// The forward, or the backward and what it reads.
+  Program program;
   /// Specialize the kernel for d (else d is a run-time argument).
   bool specialize = true;
   ScheduleOptions schedule;
@@ -55,10 +66,12 @@ struct RunOptions {
 RunOutputs runSpecOnCpu(const dsl::Spec &spec, const RunInputs &inputs,
                         const RunOptions &options = {});
 
-/// Runs an already compiled kernel of `spec` (options.schedule, specialize,
-/// compile and mutateSource do not apply).
-RunOutputs runKernelOnCpu(const dsl::Spec &spec, const KernelLaunchInfo &info,
-                          const cpu::CpuKernel &kernel, const RunInputs &inputs,
+/// Runs the already compiled kernels of `spec`, in launch order
+/// (options.program, schedule, specialize, compile and mutateSource do not
+/// apply).
+RunOutputs runModuleOnCpu(const dsl::Spec &spec,
+                          const std::vector<KernelLaunchInfo> &kernels,
+                          const cpu::CpuModule &module, const RunInputs &inputs,
                           const RunOptions &options = {});
 
 } // namespace normc

@@ -44,10 +44,10 @@ public:
   }
 
   IRMapping primals;
-  /// Cotangents of the forward values that are known in full.
-  llvm::DenseMap<Value, Value> done;
 
 private:
+  /// Cotangents of the forward values that are known in full.
+  llvm::DenseMap<Value, Value> done;
   /// The sum of `terms` (all of one shape), elementwise in the accumulate
   /// type.
   Value sum(Location loc, ArrayRef<Value> terms, bool rows);
@@ -142,17 +142,19 @@ LogicalResult NormDeriveBackward::derive(SpecOp forward) {
     return forward.emitOpError("stores no 'y' to differentiate");
   BackwardBuilder vjp(
       b, acc, cast<RankedTensorType>(outputValue("y").getType()).getShape());
-  // A saved statistic replaces the op computing it (through the f32
-  // conversion that saved it); constants stay constants.
-  std::map<Operation *, std::pair<StringRef, Location>> saved;
+  // A saved statistic (f32, as a forward with save_stats stores it)
+  // replaces the op computing it.
+  std::map<Operation *, StringRef> saved;
   if (savedStats)
-    for (StringRef name : {"mean", "rstd"})
-      if (Value v = outputValue(name)) {
-        if (auto convert = v.getDefiningOp<ConvertOp>())
-          v = convert.getInput();
-        if (!v.getDefiningOp<FillOp>())
-          saved.insert({v.getDefiningOp(), {name, outputs[name].getLoc()}});
-      }
+    for (Operation &op : body) {
+      StringRef name = isa<MeanOp>(op) ? "mean" : isa<RstdOp>(op) ? "rstd" : "";
+      if (name.empty())
+        continue;
+      if (llvm::is_contained(llvm::make_second_range(saved), name))
+        return op.emitOpError("is a second '")
+               << name << "' statistic; saved statistics name one each";
+      saved[&op] = name;
+    }
 
   // The forward values, recomputed; the inputs first, in their order, then
   // the seeds and saved statistics.
@@ -168,19 +170,21 @@ LogicalResult NormDeriveBackward::derive(SpecOp forward) {
     auto t = cast<RankedTensorType>(y.getType());
     return RankedTensorType::get(t.getShape(), element);
   };
-  vjp.done[y] = InputOp::create(
+  // The seeds: what arrives at the stored outputs (residual_out is also
+  // read by the statistics, whose rules add to it).
+  vjp.accumulate(y, InputOp::create(
       b, outputs["y"].getLoc(),
-      rowsOf(cast<RankedTensorType>(y.getType()).getElementType()), "dy");
+      rowsOf(cast<RankedTensorType>(y.getType()).getElementType()), "dy"));
   if (Value h = outputValue("residual_out"); h && dresidualOut)
-    vjp.done[h] = InputOp::create(b, outputs["residual_out"].getLoc(),
-                                  h.getType(), "dresidual_out");
-  for (auto &[op, what] : saved) {
+    vjp.accumulate(h, InputOp::create(b, outputs["residual_out"].getLoc(),
+                                      h.getType(), "dresidual_out"));
+  for (auto &[op, name] : saved) {
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
     Value in = InputOp::create(
-        b, what.second, RankedTensorType::get(type.getShape(), b.getF32Type()),
-        what.first);
+        b, op->getLoc(),
+        RankedTensorType::get(type.getShape(), b.getF32Type()), name);
     if (type.getElementType() != b.getF32Type())
-      in = ConvertOp::create(b, what.second, type, in);
+      in = ConvertOp::create(b, op->getLoc(), type, in);
     vjp.primals.map(op->getResult(0), in);
   }
   for (Operation *op : program)

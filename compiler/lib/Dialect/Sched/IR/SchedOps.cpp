@@ -553,24 +553,17 @@ LogicalResult ScratchSumOp::verify() {
 LogicalResult AccumulateRowOp::verify() {
   if (!(*this)->getParentOfType<ForRowGroupsOp>())
     return emitOpError("adds a row outside sched.for_row_groups");
-  if (failed(verifyAccumulateType(*this, getSums().getType().getElementType())))
+  Type element = getElementType(getSums().getType());
+  if (failed(verifyAccumulateType(*this, element)))
     return failure();
   if (failed(verifyKeptAccess(*this, getSums())))
     return failure();
-  return verifyBody(*this, getBody(), getInputs().getTypes(),
-                    getSums().getType().getElementType());
+  return verifyBody(*this, getBody(), getInputs().getTypes(), element);
 }
 
 LogicalResult StorePartialsOp::verify() {
-  if (getSums().getType().getElementType() !=
-      getPartials().getType().getElementType())
-    return emitOpError("sums of ") << getSums().getType().getElementType()
-                                   << " cannot be stored into partials of "
-                                   << getPartials().getType().getElementType();
-  if (!getSums().getDefiningOp<SharedRowsOp>())
-    return emitOpError("needs the sums in shared memory, where the block's "
-                       "row groups can add each other's");
-  return success();
+  return verifySameElement(*this, getValue().getType(),
+                           getPartials().getType());
 }
 
 LogicalResult SumPartialsOp::verify() {

@@ -12,8 +12,9 @@
 //    operands;
 //  - each reduction's per-thread accumulator, warp shuffles, cross-warp
 //    step through static shared memory, and the barriers around it;
-//  - each reduction across rows' per-feature sums in shared memory, zeroed
-//    before the row loop and stored as the block's partials after it.
+//  - each reduction across rows' per-feature sums, which each thread keeps
+//    for its features over the rows it handles (in registers, or in its row
+//    group's row of the partials), zeroed before the row loop.
 //
 //===----------------------------------------------------------------------===//
 #include "normc/Dialect/Sched/Transforms/Passes.h"
@@ -80,9 +81,8 @@ private:
   llvm::DenseMap<Value, Value> kept;        // row value -> its storage
   llvm::DenseMap<Value, Value> home;        // row value -> a buffer holding it
   llvm::DenseMap<Value, Value> sharedSlots; // row value -> its region
-  llvm::DenseMap<Operation *, Value> sums;  // reduce_rows -> its region
-  /// Per-feature sums to store after the row loop, and where.
-  SmallVector<std::pair<Value, Value>> partials;
+  /// Per-feature sums in registers, to store after the row loop, and where.
+  SmallVector<std::pair<Value, Value>> registerSums;
   SharedScratchOp scratch;
 };
 
@@ -193,13 +193,23 @@ Value KernelLowering::reduce(ReduceOp op) {
 }
 
 void KernelLowering::reduceRows(ReduceRowsOp op) {
+  // A thread handles the same features in every row, so it can add them up
+  // over its rows alone: in registers when the row is kept there, else in
+  // its row group's row of the partials.
   Location loc = op.getLoc();
-  Value slot = sums.lookup(op);
-  Type acc = getElementType(slot.getType());
+  Value partials = op.getPartials();
+  Type acc = getElementType(partials.getType());
+  bool registers = *schedule.rowStorage == normc::RowStorage::Registers;
+  Value sums = partials;
   {
     // Zero before the first row: a pass outside the row loop.
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(rowLoop);
+    if (registers)
+      sums = AllocRowOp::create(
+          b, loc, KeptType::get(b.getContext(), acc),
+          b.getI64IntegerAttr(
+              normc::vectorsPerThread(schedule, *kernel.getCols())));
     openChunkLoop(loc);
     auto zero = MapChunkOp::create(b, loc, ChunkType::get(b.getContext(), acc),
                                    ValueRange(), Value());
@@ -209,15 +219,19 @@ void KernelLowering::reduceRows(ReduceRowsOp op) {
         arith::ConstantOp::create(b, loc, acc, b.getFloatAttr(acc, 0.0));
     YieldOp::create(b, loc, value);
     b.setInsertionPointAfter(zero);
-    KeepOp::create(b, loc, zero, slot);
+    if (registers)
+      KeepOp::create(b, loc, zero, sums);
+    else
+      StorePartialsOp::create(b, loc, zero, partials);
     closeChunkLoop();
   }
   openChunkLoop(loc);
   SmallVector<Value> inputs = chunksOf(op.getInputs());
-  auto add = AccumulateRowOp::create(b, loc, slot, inputs);
+  auto add = AccumulateRowOp::create(b, loc, sums, inputs);
   cloneBody(op.getBody(), add, inputs);
   closeChunkLoop();
-  partials.push_back({slot, op.getPartials()});
+  if (registers)
+    registerSums.push_back({sums, partials});
 }
 
 Value KernelLowering::crossThreadSum(Location loc, Value value) {
@@ -252,31 +266,20 @@ LogicalResult KernelLowering::lower() {
 
   b.setInsertionPointToEnd(&body);
   bool global = *schedule.rowStorage == normc::RowStorage::Global;
-  // The shared-memory layout: a region per row value kept there, and one
-  // for the per-feature sums of each reduction across rows (the block's row
-  // groups add each other's there).
+  // The shared-memory layout: a region per row value kept there.
   SmallVector<Operation *> regionOwners;
   SmallVector<Type> types;
-  for (Operation *op : program) {
+  for (Operation *op : program)
     if (*schedule.rowStorage == normc::RowStorage::Shared &&
         isa<LoadRowOp, MapOp>(op) && needsStorage(op->getResult(0))) {
       regionOwners.push_back(op);
       types.push_back(KeptType::get(
           b.getContext(), getElementType(op->getResult(0).getType())));
-    } else if (auto rowsSum = dyn_cast<ReduceRowsOp>(op)) {
-      regionOwners.push_back(op);
-      types.push_back(KeptType::get(
-          b.getContext(), rowsSum.getPartials().getType().getElementType()));
     }
-  }
   if (!regionOwners.empty()) {
     auto layout = SharedRowsOp::create(b, kernel.getLoc(), types);
-    for (auto [op, slot] : llvm::zip(regionOwners, layout.getResults())) {
-      if (isa<ReduceRowsOp>(op))
-        sums[op] = slot;
-      else
-        sharedSlots[op->getResult(0)] = slot;
-    }
+    for (auto [op, slot] : llvm::zip(regionOwners, layout.getResults()))
+      sharedSlots[op->getResult(0)] = slot;
   }
   auto loop = ForRowGroupsOp::create(b, kernel.getLoc());
   rowLoop = loop;
@@ -306,12 +309,15 @@ LogicalResult KernelLowering::lower() {
     }
   }
 
-  // After the last row: every row group's sums are in shared memory.
-  if (!partials.empty()) {
-    b.setInsertionPointAfter(loop);
-    BarrierOp::create(b, kernel.getLoc());
-    for (auto [slot, buffer] : partials)
-      StorePartialsOp::create(b, kernel.getLoc(), slot, buffer);
+  // After the last row: sums in registers go to the thread's partials.
+  b.setInsertionPointAfter(loop);
+  for (auto [sums, partials] : registerSums) {
+    openChunkLoop(kernel.getLoc());
+    Value chunk = ReadKeptOp::create(
+        b, kernel.getLoc(),
+        ChunkType::get(b.getContext(), getElementType(sums.getType())), sums);
+    StorePartialsOp::create(b, kernel.getLoc(), chunk, partials);
+    closeChunkLoop();
   }
 
   for (Operation *op : llvm::reverse(program)) {

@@ -272,9 +272,13 @@ def Sched_ForChunksOp : Sched_Op<"for_chunks", [NoTerminator, SingleBlock,
   let hasVerifier = 1;
 }
 
-def Sched_AllocRowOp : Sched_Op<"alloc_row", [HasParent<"ForRowGroupsOp">,
-    MemoryEffects<[MemAlloc]>]> {
+def Sched_AllocRowOp : Sched_Op<"alloc_row", [
+    ParentOneOf<["ForRowGroupsOp", "KernelOp"]>, MemoryEffects<[MemAlloc]>]> {
   let summary = "Registers for one row value: vectors chunks of this thread";
+  let description = [{
+    In the row loop, a row value kept between passes; before it, sums over
+    the rows this thread handles (the same features in every row).
+  }];
   let arguments = (ins I64Attr:$vectors);
   let results = (outs Sched_KeptType:$result);
   let assemblyFormat = [{
@@ -427,11 +431,16 @@ def Sched_AccumulateRowOp : Sched_Op<"accumulate_row", [
     HasParent<"ForChunksOp">, SingleBlock]> {
   let summary = "Adds this row's terms to per-feature sums kept across rows";
   let description = [{
-    `sums[c + e] += body(...)` for each feature of the chunk, skipped for
-    rows past the end.
+    `sums[c + e] += body(...)` for each feature of the chunk below d,
+    skipped for rows past the end. The sums are this thread's registers, or
+    its row group's row of the partials buffer (see sched.store_partials):
+    either way no other thread touches them, so the order of the additions
+    is fixed.
   }];
-  let arguments = (ins Arg<Sched_KeptType, "", [MemRead, MemWrite]>:$sums,
-                       Variadic<Sched_ChunkType>:$inputs);
+  let arguments = (ins
+      Arg<AnyTypeOf<[Sched_KeptType, Sched_PartialsType]>, "",
+          [MemRead, MemWrite]>:$sums,
+      Variadic<Sched_ChunkType>:$inputs);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sums (`,` $inputs^)? attr-dict `:` qualified(type($sums))
@@ -440,17 +449,18 @@ def Sched_AccumulateRowOp : Sched_Op<"accumulate_row", [
   let hasVerifier = 1;
 }
 
-def Sched_StorePartialsOp : Sched_Op<"store_partials", [HasParent<"KernelOp">]> {
-  let summary = "Writes a block's per-feature sums as its row of partials";
+def Sched_StorePartialsOp : Sched_Op<"store_partials", [
+    HasParent<"ForChunksOp">]> {
+  let summary = "Writes this thread's chunk into its row group's partials";
   let description = [{
-    After the row loop and a barrier: the threads of the block's first row
-    group add the sums of its rows_per_block groups in order and write them
-    to row blockIdx.x of the partials.
+    Row blockIdx.x * rows_per_block + row_in_block of the [blocks *
+    rows_per_block, d] partials belongs to one row group of one block; a
+    later kernel adds the rows in order.
   }];
-  let arguments = (ins Arg<Sched_KeptType, "", [MemRead]>:$sums,
+  let arguments = (ins Sched_ChunkType:$value,
                        Arg<Sched_PartialsType, "", [MemWrite]>:$partials);
   let assemblyFormat = [{
-    $sums `,` $partials attr-dict `:` qualified(type($sums)) `,`
+    $value `,` $partials attr-dict `:` qualified(type($value)) `,`
     qualified(type($partials))
   }];
   let hasVerifier = 1;

@@ -1,0 +1,49 @@
+//===- LaunchPlan.cpp - How a module's kernels are launched ---------------===//
+#include "normc/Abi/KernelInfo.h"
+
+using namespace normc;
+
+static bool writesPartials(const KernelLaunchInfo &info) {
+  for (const KernelParam &p : info.params)
+    if (p.kind == KernelParam::Kind::Partials && p.written)
+      return true;
+  return false;
+}
+
+static bool readsPartials(const KernelLaunchInfo &info) {
+  for (const KernelParam &p : info.params)
+    if (p.kind == KernelParam::Kind::Partials && !p.written)
+      return true;
+  return false;
+}
+
+std::vector<KernelLaunch>
+normc::planLaunches(const std::vector<KernelLaunchInfo> &sequence,
+                    int64_t rows, int64_t d, int64_t maxGrid) {
+  auto capped = [&](int64_t grid) {
+    return maxGrid > 0 ? std::min(grid, maxGrid) : grid;
+  };
+  std::vector<KernelLaunch> plan;
+  int64_t partials = 0;
+  for (size_t i = 0; i < sequence.size(); ++i) {
+    const KernelLaunchInfo &info = sequence[i];
+    KernelLaunch launch{i, capped(info.gridFor(rows)), rows};
+    if (readsPartials(info)) {
+      launch.rows = partials;
+      launch.grid =
+          capped(std::max<int64_t>(1, (d + info.blockSize - 1) / info.blockSize));
+    } else if (writesPartials(info)) {
+      partials = launch.grid * info.rowsPerBlock; // a row per row group
+    }
+    plan.push_back(launch);
+  }
+  return plan;
+}
+
+int64_t normc::partialRows(const std::vector<KernelLaunchInfo> &sequence,
+                           const std::vector<KernelLaunch> &plan) {
+  for (const KernelLaunch &launch : plan)
+    if (writesPartials(sequence[launch.kernel]))
+      return launch.grid * sequence[launch.kernel].rowsPerBlock;
+  return 0;
+}

@@ -1,0 +1,215 @@
+//===- GradientTest.cpp - The backward of every shipped spec --------------===//
+//
+// The derived backward kernels of each shipped spec, with d fixed at
+// compile time and at run time, over the d x rows matrix of the forward
+// suite, on the CPU device, against the float64 gradient of
+// reference/Gradient.h with the bounds of contract section 5. The cases
+// rotate over the backward programs (statistics recomputed or read from a
+// forward's save_stats, the gradient at residual_out or not) and over lane
+// orders. Prints the worst error of each case as a fraction of its bound,
+// and the worst of all per output at the end. Also: dgamma and dbeta are
+// the same bits from run to run, and every backward schedule candidate is
+// correct.
+//
+//===----------------------------------------------------------------------===//
+#include "NumericsUtil.h"
+
+#include "normc/Frontend/SpecCompiler.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <tuple>
+
+using namespace normc;
+using namespace normc::test;
+
+namespace {
+
+/// The worst of every case, per output.
+struct Worst {
+  GradientGrade grade;
+  std::string where[4];
+  int cases = 0;
+  void add(const GradientGrade &g, const std::string &at) {
+    ++cases;
+    double *mine[] = {&grade.dx, &grade.dresidual, &grade.dgamma, &grade.dbeta};
+    const double theirs[] = {g.dx, g.dresidual, g.dgamma, g.dbeta};
+    for (int i = 0; i < 4; ++i)
+      if (theirs[i] >= *mine[i]) {
+        *mine[i] = theirs[i];
+        where[i] = at;
+      }
+  }
+};
+Worst &worstOverall() {
+  static Worst worst;
+  return worst;
+}
+
+class Summary : public ::testing::Environment {
+  void TearDown() override {
+    const Worst &w = worstOverall();
+    const char *names[] = {"dx", "dresidual", "dgamma", "dbeta"};
+    const double values[] = {w.grade.dx, w.grade.dresidual, w.grade.dgamma,
+                             w.grade.dbeta};
+    std::printf("gradient: worst error over %d cases, as a fraction of the "
+                "bound:\n",
+                w.cases);
+    for (int i = 0; i < 4; ++i)
+      std::printf("  %-9s %.3g (%s)\n", names[i], values[i],
+                  w.where[i].c_str());
+  }
+};
+const auto *const summary = ::testing::AddGlobalTestEnvironment(new Summary);
+
+const char *const kSpecs[] = {
+    "layernorm",  "llama_rmsnorm",     "gemma_rmsnorm",    "prmsnorm",
+    "t5_rmsnorm", "fused_add_rmsnorm", "partial_layernorm"};
+const int64_t kCols[] = {1, 7, 64, 127, 1000, 4096, 4097, 12288, 65536};
+const int64_t kRows[] = {0, 1, 3, 257};
+const cpu::LaneOrder kOrders[] = {
+    cpu::LaneOrder::Forward, cpu::LaneOrder::Reverse, cpu::LaneOrder::Random};
+
+using Param = std::tuple<const char *, bool>;
+
+class Gradient : public ::testing::TestWithParam<Param> {};
+
+TEST_P(Gradient, MeetsTheBound) {
+  auto [name, specialize] = GetParam();
+  dsl::Spec spec = loadShippedSpec(name);
+  std::vector<Program> programs = Program::backwards(spec.residualAdd.value);
+  unsigned index = 0;
+  for (int64_t d : kCols) {
+    for (int64_t rows : kRows) {
+      // The widest rows cost the most on the CPU: one row count suffices.
+      if (d == 65536 && rows > 1)
+        continue;
+      RunOptions options;
+      options.program = programs[index % programs.size()];
+      options.specialize = specialize;
+      options.compile = kernelCompileOptions();
+      options.launch.laneOrder = kOrders[index % 3];
+      options.launch.seed = index;
+      CaseData data = makeCase(spec, rows, d, 2000 + index);
+      GradientCase grad =
+          makeGradientCase(spec, data, options.program, 3000 + index);
+      ++index;
+      RunOutputs got = runSpecOnCpu(spec, inputsOf(data, grad), options);
+      GradientGrade grade = gradeGradient(spec, data, grad, got);
+      char where[200];
+      std::snprintf(where, sizeof where, "%s %s d=%lld%s rows=%lld", name,
+                    options.program.str().c_str(), (long long)d,
+                    specialize ? "" : " (run-time d)", (long long)rows);
+      std::printf("  %-64s %s\n", where, grade.str().c_str());
+      EXPECT_LE(grade.worst(), 1.0) << where << ": " << grade.str();
+      worstOverall().add(grade, where);
+    }
+  }
+}
+
+std::string caseName(const ::testing::TestParamInfo<Param> &info) {
+  auto [name, specialize] = info.param;
+  return std::string(name) + (specialize ? "_fixed_d" : "_runtime_d");
+}
+
+INSTANTIATE_TEST_SUITE_P(ShippedSpecs, Gradient,
+                         ::testing::Combine(::testing::ValuesIn(kSpecs),
+                                            ::testing::Bool()),
+                         caseName);
+
+/// The bits of dgamma and dbeta of one run.
+std::vector<double> paramBits(const RunOutputs &out) {
+  std::vector<double> bits = out.dgamma;
+  bits.insert(bits.end(), out.dbeta.begin(), out.dbeta.end());
+  return bits;
+}
+
+TEST(GradientDeterminism, ParameterGradientsAreTheSameBitsEveryRun) {
+  // Many rows per block and many blocks: the partial sums' order is all
+  // that could differ. Lane orders and host threads change between runs.
+  for (const char *name : {"layernorm", "fused_add_rmsnorm"}) {
+    dsl::Spec spec = loadShippedSpec(name);
+    CaseData data = makeCase(spec, 301, 1000, 7);
+    GradientCase grad = makeGradientCase(spec, data, Program::gradient(), 8);
+    std::vector<double> first;
+    for (int run = 0; run < 4; ++run) {
+      RunOptions options;
+      options.program = Program::gradient();
+      options.compile = kernelCompileOptions();
+      options.launch.laneOrder = kOrders[run % 3];
+      options.launch.seed = 11 * run;
+      options.launch.hostThreads = 1 + run % 2;
+      std::vector<double> bits =
+          paramBits(runSpecOnCpu(spec, inputsOf(data, grad), options));
+      ASSERT_FALSE(bits.empty());
+      if (run == 0) {
+        first = bits;
+        continue;
+      }
+      ASSERT_EQ(bits.size(), first.size());
+      EXPECT_EQ(0, std::memcmp(bits.data(), first.data(),
+                               bits.size() * sizeof(double)))
+          << name << ": run " << run << " differs";
+    }
+  }
+}
+
+/// Every schedule candidate of each backward program: the tuner may pick
+/// any of them.
+class EveryBackwardCandidate
+    : public ::testing::TestWithParam<std::tuple<const char *, int64_t>> {};
+
+TEST_P(EveryBackwardCandidate, MatchesTheReference) {
+  auto [name, d] = GetParam();
+  dsl::Spec spec = loadShippedSpec(name);
+  int launched = 0;
+  for (const Program &program : Program::backwards(spec.residualAdd.value)) {
+    std::string errors;
+    std::unique_ptr<SpecCompilation> compilation =
+        SpecCompilation::create(spec, d, errors, program);
+    ASSERT_TRUE(compilation) << errors;
+    std::vector<Schedule> candidates =
+        scheduleCandidates(compilation->problem());
+    ASSERT_FALSE(candidates.empty());
+    // Five rows: a partial last group for every rows_per_block above one.
+    CaseData data = makeCase(spec, 5, d, 17);
+    GradientCase grad = makeGradientCase(spec, data, program, 18);
+    std::string source;
+    std::vector<std::vector<KernelLaunchInfo>> modules;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      std::optional<EmittedModule> module = compilation->emitModule(
+          candidates[i], errors, spec.name.value + "_" + std::to_string(i));
+      ASSERT_TRUE(module) << candidates[i].str() << ": " << errors;
+      source += module->source;
+      modules.push_back(module->kernels);
+    }
+    cpu::CpuModule module =
+        cpu::CpuModule::compile(source, kernelCompileOptions());
+    RunOptions options;
+    options.launch.laneOrder = cpu::LaneOrder::Random;
+    options.launch.seed = 3;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      ++launched;
+      RunOutputs out = runModuleOnCpu(spec, modules[i], module,
+                                      inputsOf(data, grad), options);
+      GradientGrade g = gradeGradient(spec, data, grad, out);
+      EXPECT_LE(g.worst(), 1.0) << program.str() << " " << candidates[i].str()
+                                << ": " << g.str();
+    }
+  }
+  EXPECT_GT(launched, 0);
+  RecordProperty("candidates", launched);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    ShippedSpecs, EveryBackwardCandidate,
+    ::testing::Combine(::testing::ValuesIn(kSpecs),
+                       ::testing::Values<int64_t>(7, 1000, 4097)),
+    [](const auto &info) {
+      return std::string(std::get<0>(info.param)) + "_d" +
+             std::to_string(std::get<1>(info.param));
+    });
+
+} // namespace
