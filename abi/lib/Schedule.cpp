@@ -146,9 +146,9 @@ std::string normc::checkSchedule(const Schedule &s,
     return "vector_width " + str(s.vectorWidth) + " exceeds 128 bits for " +
            str(problem->widestBits) + "-bit elements";
   if (*s.rowStorage == RowStorage::Shared && problem->cols) {
-    // One kept row of the widest type; the compiler checks the exact layout.
+    // The kept rows; the compiler checks the exact layout.
     int64_t pitch = divideCeil(*problem->cols, s.vectorWidth) * s.vectorWidth;
-    int64_t bytes = s.rowsPerBlock * pitch * problem->widestBits / 8;
+    int64_t bytes = s.rowsPerBlock * pitch * problem->keptRowBits() / 8;
     if (bytes > kMaxSharedBytes)
       return "row_storage = shared needs " + str(bytes) +
              " bytes of shared memory, more than a block can have (" +
@@ -162,7 +162,8 @@ std::string normc::checkSchedule(const Schedule &s,
       return "row_storage = registers would keep " + str(vectors) +
              " vectors per thread (at most " + str(kMaxRegisterVectors) +
              "); use more threads per row or another row_storage";
-    int64_t words = vectors * s.vectorWidth * problem->widestBits / 32;
+    int64_t words = vectors * s.vectorWidth *
+                    (problem->keptRowBits() + problem->sumBits) / 32;
     if (words > keptRegisterBudget(s.blockSize()))
       return "row_storage = registers would keep " + str(words) +
              " registers a thread, more than the " +

@@ -31,7 +31,8 @@ Gradients evaluateGradient(const dsl::Spec &spec, const GradientInputs &in) {
   const bool center = spec.center.value, scaled = spec.scale.value;
   const bool gain = spec.gain.value, bias = spec.bias.value;
   const bool inside = spec.placement.value == dsl::EpsilonPlacement::InsideSqrt;
-  std::vector<CompensatedSum> dgamma(gain ? d : 0), dgammaScale(gain ? d : 0);
+  std::vector<CompensatedSum> dgamma(gain ? d : 0), dgammaScale(gain ? d : 0),
+      dgammaConditioning(gain ? d : 0);
   std::vector<CompensatedSum> dbeta(bias ? d : 0), dbetaScale(bias ? d : 0);
 
   Gradients out;
@@ -62,6 +63,8 @@ Gradients evaluateGradient(const dsl::Spec &spec, const GradientInputs &in) {
         double dyn = dy[i] * (dev[i] * r);
         dgamma[i].add(dyn);
         dgammaScale[i].add(std::fabs(dyn));
+        dgammaConditioning[i].add(std::ldexp(1.0, -23) * std::fabs(dy[i]) *
+                                  (std::fabs(h[i]) + std::fabs(st.mean)) * r);
       }
       if (bias) {
         dbeta[i].add(dy[i]);
@@ -114,6 +117,7 @@ Gradients evaluateGradient(const dsl::Spec &spec, const GradientInputs &in) {
   };
   out.dgamma = values(dgamma);
   out.dgammaScale = values(dgammaScale);
+  out.dgammaConditioning = values(dgammaConditioning);
   out.dbeta = values(dbeta);
   out.dbetaScale = values(dbetaScale);
   return out;

@@ -48,10 +48,10 @@ double dxErrorFraction(double v, double ref, double scale, dsl::DType type) {
 }
 
 double paramGradErrorFraction(double v, double ref, double scale,
-                              dsl::DType type) {
+                              dsl::DType type, double conditioning) {
   return fractionOfBound(v, ref,
                          2 * tolerance(type) * std::fabs(ref) +
-                             std::ldexp(1.0, -16) * scale);
+                             std::ldexp(1.0, -16) * scale + conditioning);
 }
 
 } // namespace normc::reference

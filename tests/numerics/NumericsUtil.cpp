@@ -115,8 +115,7 @@ Grade test::runAndGrade(const dsl::Spec &spec, const CaseData &data,
   return result;
 }
 
-GradientCase test::makeGradientCase(const dsl::Spec &spec,
-                                    const CaseData &data,
+GradientCase test::makeGradientCase(const dsl::Spec &spec, const CaseData &data,
                                     const Program &program, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> normal(0.0, 1.0);
@@ -198,10 +197,12 @@ GradientGrade test::gradeGradient(const dsl::Spec &spec, const CaseData &data,
     });
   };
   auto param = [&](const std::vector<double> &v, const std::vector<double> &r,
-                   const std::vector<double> &scale) {
+                   const std::vector<double> &scale,
+                   const std::vector<double> &conditioning) {
     return worst(v, r, [&](size_t i) {
-      return reference::paramGradErrorFraction(v[i], r[i], scale[i],
-                                               spec.params.value);
+      return reference::paramGradErrorFraction(
+          v[i], r[i], scale[i], spec.params.value,
+          conditioning.empty() ? 0.0 : conditioning[i]);
     });
   };
   GradientGrade g;
@@ -209,9 +210,10 @@ GradientGrade test::gradeGradient(const dsl::Spec &spec, const CaseData &data,
   if (spec.residualAdd.value)
     g.dresidual = dx(got.dresidual);
   if (spec.gain.value)
-    g.dgamma = param(got.dgamma, ref.dgamma, ref.dgammaScale);
+    g.dgamma =
+        param(got.dgamma, ref.dgamma, ref.dgammaScale, ref.dgammaConditioning);
   if (spec.bias.value)
-    g.dbeta = param(got.dbeta, ref.dbeta, ref.dbetaScale);
+    g.dbeta = param(got.dbeta, ref.dbeta, ref.dbetaScale, {});
   return g;
 }
 

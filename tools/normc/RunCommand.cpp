@@ -18,8 +18,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
-#include <functional>
 #include <cmath>
+#include <functional>
 #include <new>
 
 using namespace normc;
@@ -106,7 +106,8 @@ struct InputFile {
   Shape shape;
   bool needed;
   bool allowed;
-  std::string why; // why it is needed (or not taken)
+  std::string needs;   // why it is needed
+  std::string refuses; // why it is not taken
   npy::Array array;
   bool given = false;
   const double *data() const { return given ? array.data.data() : nullptr; }
@@ -159,44 +160,75 @@ int normc::tool::runRun(int argc, char **argv) {
   bool center = spec->center.value, scale = spec->scale.value;
   bool saved = args->has("--mean") || args->has("--rstd");
   std::vector<InputFile> files = {
-      {"--x", "x", Shape::Rows, true, true, "", {}},
-      {"--residual", "the residual", Shape::Rows, spec->residualAdd.value,
-       spec->residualAdd.value, "the spec has residual_add = true", {}},
-      {"--gamma", "gamma", Shape::Features, spec->gain.value, spec->gain.value,
-       "the spec has gain = true", {}},
+      {"--x", "x", Shape::Rows, true, true, "", "", {}},
+      {"--residual",
+       "the residual",
+       Shape::Rows,
+       spec->residualAdd.value,
+       spec->residualAdd.value,
+       "the spec has residual_add = true",
+       "the spec has no residual_add",
+       {}},
+      {"--gamma",
+       "gamma",
+       Shape::Features,
+       spec->gain.value,
+       spec->gain.value,
+       "the spec has gain = true",
+       "the spec has no gain",
+       {}},
       // The backward does not read beta (dbeta is a sum of dy) but takes
       // it, as a forward's inputs are passed alike.
-      {"--beta", "beta", Shape::Features, spec->bias.value && !backward,
-       spec->bias.value, "the spec has bias = true", {}},
-      {"--dy", "dy", Shape::Rows, backward, backward, "--backward", {}},
-      {"--dresidual-out", "the gradient at residual_out", Shape::Rows, false,
-       backward && spec->residualAdd.value,
-       backward ? "the spec has no residual_add" : "it needs --backward", {}},
-      {"--mean", "the saved mean", Shape::Stats, backward && saved && center,
-       backward && center,
-       !backward ? "it needs --backward"
-       : center  ? "--rstd: saved statistics are passed together"
-                 : "the spec does not center",
+      {"--beta",
+       "beta",
+       Shape::Features,
+       spec->bias.value && !backward,
+       spec->bias.value,
+       "the spec has bias = true",
+       "the spec has no bias",
        {}},
-      {"--rstd", "the saved rstd", Shape::Stats, backward && saved && scale,
+      {"--dy",
+       "dy",
+       Shape::Rows,
        backward,
-       backward ? "--mean: saved statistics are passed together"
-                : "it needs --backward",
+       backward,
+       "with --backward",
+       "it needs --backward",
+       {}},
+      {"--dresidual-out",
+       "the gradient at residual_out",
+       Shape::Rows,
+       false,
+       backward && spec->residualAdd.value,
+       "",
+       backward ? "the spec has no residual_add" : "it needs --backward",
+       {}},
+      {"--mean",
+       "the saved mean",
+       Shape::Stats,
+       backward && saved && center,
+       backward && center,
+       "with --rstd: saved statistics are passed together",
+       backward ? "the spec does not center" : "it needs --backward",
+       {}},
+      {"--rstd",
+       "the saved rstd",
+       Shape::Stats,
+       backward && saved && scale,
+       backward,
+       "with --mean: saved statistics are passed together",
+       "it needs --backward",
        {}}};
   for (const InputFile &f : files) {
     if (f.needed && !args->has(f.flag)) {
-      usageError(f.why.rfind("--", 0) == 0
-                     ? std::string("pass ") + f.flag + " FILE.npy with " +
-                           f.why
-                     : f.why + "; pass " + f.flag + " FILE.npy");
+      usageError(f.needs.rfind("with ", 0) == 0
+                     ? std::string("pass ") + f.flag + " FILE.npy " + f.needs
+                     : f.needs + "; pass " + f.flag + " FILE.npy");
       return kExitUsage;
     }
     if (!f.allowed && args->has(f.flag)) {
       usageError(std::string("the run does not read ") + (f.flag + 2) + " (" +
-                 (f.why.rfind("the spec has ", 0) == 0
-                      ? "the spec has no " + std::string(f.flag + 2)
-                      : f.why) +
-                 "); drop " + f.flag);
+                 f.refuses + "); drop " + f.flag);
       return kExitUsage;
     }
   }
@@ -267,8 +299,7 @@ int normc::tool::runRun(int argc, char **argv) {
   inputs.rstd = rstd;
   RunOptions options;
   if (backward)
-    options.program =
-        Program::gradient(saved, args->has("--dresidual-out"));
+    options.program = Program::gradient(saved, args->has("--dresidual-out"));
   RunOutputs result;
   auto start = std::chrono::steady_clock::now();
   try {
@@ -396,25 +427,28 @@ int normc::tool::runRun(int argc, char **argv) {
     };
     auto paramReport = [&](const char *name, const std::vector<double> &got,
                            const std::vector<double> &want,
-                           const std::vector<double> &scale) {
+                           const std::vector<double> &scale,
+                           const std::vector<double> &conditioning) {
       return report(name, got.size(), [&](size_t i) {
-        return reference::paramGradErrorFraction(got[i], want[i], scale[i],
-                                                 spec->params.value);
+        return reference::paramGradErrorFraction(
+            got[i], want[i], scale[i], spec->params.value,
+            conditioning.empty() ? 0.0 : conditioning[i]);
       });
     };
     kept = dxReport("dx", result.dx);
     if (spec->residualAdd.value)
       kept &= dxReport("dresidual", result.dresidual);
     if (spec->gain.value)
-      kept &= paramReport("dgamma", result.dgamma, ref.dgamma, ref.dgammaScale);
+      kept &= paramReport("dgamma", result.dgamma, ref.dgamma, ref.dgammaScale,
+                          ref.dgammaConditioning);
     if (spec->bias.value)
-      kept &= paramReport("dbeta", result.dbeta, ref.dbeta, ref.dbetaScale);
+      kept &= paramReport("dbeta", result.dbeta, ref.dbeta, ref.dbetaScale, {});
   } else {
     reference::Outputs ref = reference::evaluate(*spec, refIn);
     kept = reportForward("y", result.y, ref.y, spec->output.value);
     if (spec->residualAdd.value)
-      kept &= reportForward("residual_out", result.residualOut,
-                            ref.residualOut, spec->input.value);
+      kept &= reportForward("residual_out", result.residualOut, ref.residualOut,
+                            spec->input.value);
     if (!ref.mean.empty())
       kept &= reportForward("mean", result.mean, ref.mean, dsl::DType::F32);
     if (!ref.rstd.empty())

@@ -515,7 +515,11 @@ TEST(GradientErrorFraction, ZeroBoundAdmitsOnlyTheValue) {
 
 TEST(GradientErrorFraction, NaNAndInfinity) {
   for (dsl::DType t : {dsl::DType::BF16, dsl::DType::F16, dsl::DType::F32}) {
-    for (auto fraction : {&dxErrorFraction, &paramGradErrorFraction}) {
+    using Fraction = double (*)(double, double, double, dsl::DType);
+    Fraction param = [](double v, double ref, double scale, dsl::DType type) {
+      return paramGradErrorFraction(v, ref, scale, type);
+    };
+    for (Fraction fraction : {Fraction(&dxErrorFraction), param}) {
       EXPECT_EQ(fraction(kNaN, kNaN, 1, t), 0);
       EXPECT_EQ(fraction(1, kNaN, 1, t), INFINITY);
       EXPECT_EQ(fraction(INFINITY, kNaN, 1, t), INFINITY);

@@ -71,6 +71,12 @@ struct Schedule {
 struct ScheduleProblem {
   std::optional<int64_t> cols; // d, when fixed at compile time
   unsigned widestBits = 32;    // widest element of the row/feature buffers
+  /// Bits a feature of the row values kept between passes (0: one row of
+  /// widestBits), and of the per-feature sums over rows, which live in
+  /// registers when the rows do.
+  unsigned keptBits = 0;
+  unsigned sumBits = 0;
+  unsigned keptRowBits() const { return keptBits ? keptBits : widestBits; }
 };
 
 /// The largest register-kept row slice a thread may hold, in vectors.

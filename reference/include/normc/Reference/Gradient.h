@@ -39,7 +39,12 @@ struct Gradients {
   std::vector<double> dx;                  // [rows, d]: dL/dx (= dL/dresidual)
   std::vector<double> dxScale;             // [rows, d]
   std::vector<double> dgamma, dgammaScale; // [d], iff spec.gain
-  std::vector<double> dbeta, dbetaScale;   // [d], iff spec.bias
+  /// [d], iff spec.gain: 2^-23 * sum over rows of |dy| (|h| + |mu|) r, the
+  /// rounding of mu to the accumulate type that no f32 evaluation avoids,
+  /// carried from contract section 4's bound of n to dgamma (section 5's
+  /// bound lacks it; where h is close to mu it dominates with few rows).
+  std::vector<double> dgammaConditioning;
+  std::vector<double> dbeta, dbetaScale; // [d], iff spec.bias
 };
 
 /// Evaluates the backward row by row in double. With r the row's rstd,
@@ -64,11 +69,12 @@ Gradients evaluateGradient(const dsl::Spec &spec, const GradientInputs &in);
 /// when v == ref and +inf otherwise.
 double dxErrorFraction(double v, double ref, double scale, dsl::DType type);
 
-/// How much of the promise |v - ref| <= 2 tol |ref| + 2^-16 M a dgamma or
-/// dbeta element uses (scale = M). NaN and Inf as `errorFraction`; a zero
-/// bound gives 0 when v == ref and +inf otherwise.
+/// How much of the promise |v - ref| <= 2 tol |ref| + 2^-16 M (+
+/// `conditioning`, see Gradients::dgammaConditioning) a dgamma or dbeta
+/// element uses (scale = M). NaN and Inf as `errorFraction`; a zero bound
+/// gives 0 when v == ref and +inf otherwise.
 double paramGradErrorFraction(double v, double ref, double scale,
-                              dsl::DType type);
+                              dsl::DType type, double conditioning = 0);
 
 } // namespace normc::reference
 

@@ -10,8 +10,7 @@
 #include "normc/Dialect/Norm/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
-
-#include <map>
+#include "llvm/ADT/MapVector.h"
 
 namespace normc::norm {
 #define GEN_PASS_DEF_NORMDERIVEBACKWARD
@@ -144,7 +143,7 @@ LogicalResult NormDeriveBackward::derive(SpecOp forward) {
       b, acc, cast<RankedTensorType>(outputValue("y").getType()).getShape());
   // A saved statistic (f32, as a forward with save_stats stores it)
   // replaces the op computing it.
-  std::map<Operation *, StringRef> saved;
+  llvm::MapVector<Operation *, StringRef> saved; // in program order
   if (savedStats)
     for (Operation &op : body) {
       StringRef name = isa<MeanOp>(op) ? "mean" : isa<RstdOp>(op) ? "rstd" : "";
@@ -172,17 +171,19 @@ LogicalResult NormDeriveBackward::derive(SpecOp forward) {
   };
   // The seeds: what arrives at the stored outputs (residual_out is also
   // read by the statistics, whose rules add to it).
-  vjp.accumulate(y, InputOp::create(
-      b, outputs["y"].getLoc(),
-      rowsOf(cast<RankedTensorType>(y.getType()).getElementType()), "dy"));
+  vjp.accumulate(
+      y,
+      InputOp::create(
+          b, outputs["y"].getLoc(),
+          rowsOf(cast<RankedTensorType>(y.getType()).getElementType()), "dy"));
   if (Value h = outputValue("residual_out"); h && dresidualOut)
     vjp.accumulate(h, InputOp::create(b, outputs["residual_out"].getLoc(),
                                       h.getType(), "dresidual_out"));
   for (auto &[op, name] : saved) {
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
     Value in = InputOp::create(
-        b, op->getLoc(),
-        RankedTensorType::get(type.getShape(), b.getF32Type()), name);
+        b, op->getLoc(), RankedTensorType::get(type.getShape(), b.getF32Type()),
+        name);
     if (type.getElementType() != b.getF32Type())
       in = ConvertOp::create(b, op->getLoc(), type, in);
     vjp.primals.map(op->getResult(0), in);

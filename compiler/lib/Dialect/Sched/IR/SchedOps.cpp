@@ -28,16 +28,29 @@ Type normc::sched::getElementType(Type schedType) {
       .Default([](Type) { return Type(); });
 }
 
+bool normc::sched::needsStorage(Value row) {
+  return isa<RowType>(row.getType()) && !row.hasOneUse() && !row.use_empty();
+}
+
 normc::ScheduleProblem normc::sched::getScheduleProblem(KernelOp kernel) {
   ScheduleProblem problem;
   if (kernel.getCols())
     problem.cols = *kernel.getCols();
   problem.widestBits = 8;
-  for (auto buffer : kernel.getBody().getOps<BufferOp>())
-    if (!isa<StatsType, PartialsType>(buffer.getType()))
-      problem.widestBits =
-          std::max(problem.widestBits,
-                   getElementType(buffer.getType()).getIntOrFloatBitWidth());
+  for (Operation &op : kernel.getBody().front()) {
+    if (auto buffer = dyn_cast<BufferOp>(op)) {
+      if (!isa<StatsType, PartialsType>(buffer.getType()))
+        problem.widestBits =
+            std::max(problem.widestBits,
+                     getElementType(buffer.getType()).getIntOrFloatBitWidth());
+    } else if (isa<LoadRowOp, MapOp>(op) && needsStorage(op.getResult(0))) {
+      problem.keptBits +=
+          getElementType(op.getResult(0).getType()).getIntOrFloatBitWidth();
+    } else if (auto sum = dyn_cast<ReduceRowsOp>(op)) {
+      problem.sumBits +=
+          sum.getPartials().getType().getElementType().getIntOrFloatBitWidth();
+    }
+  }
   return problem;
 }
 

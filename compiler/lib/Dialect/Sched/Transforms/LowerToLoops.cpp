@@ -33,12 +33,6 @@ using namespace normc::sched;
 
 namespace {
 
-/// Row values read more than once are kept between passes; one read once
-/// is computed (or loaded) in the pass that reads it.
-bool needsStorage(Value row) {
-  return isa<RowType>(row.getType()) && !row.hasOneUse() && !row.use_empty();
-}
-
 class KernelLowering {
 public:
   KernelLowering(KernelOp kernel)
@@ -206,10 +200,9 @@ void KernelLowering::reduceRows(ReduceRowsOp op) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(rowLoop);
     if (registers)
-      sums = AllocRowOp::create(
-          b, loc, KeptType::get(b.getContext(), acc),
-          b.getI64IntegerAttr(
-              normc::vectorsPerThread(schedule, *kernel.getCols())));
+      sums = AllocRowOp::create(b, loc, KeptType::get(b.getContext(), acc),
+                                b.getI64IntegerAttr(normc::vectorsPerThread(
+                                    schedule, *kernel.getCols())));
     openChunkLoop(loc);
     auto zero = MapChunkOp::create(b, loc, ChunkType::get(b.getContext(), acc),
                                    ValueRange(), Value());

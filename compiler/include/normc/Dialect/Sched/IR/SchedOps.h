@@ -37,7 +37,12 @@ namespace normc::sched {
 /// The element type of any sched type with one (rows, row, chunk, ...).
 mlir::Type getElementType(mlir::Type schedType);
 
-/// d and the widest row or feature element of a kernel.
+/// Row values read more than once are kept between passes; one read once
+/// is computed (or loaded) in the pass that reads it.
+bool needsStorage(mlir::Value row);
+
+/// d, the widest row or feature element, and what a row-level kernel keeps
+/// per feature.
 ScheduleProblem getScheduleProblem(KernelOp kernel);
 } // namespace normc::sched
 

@@ -1,0 +1,94 @@
+// norm-derive-backward: the backward spec, by one VJP rule per op.
+// RUN: normc-opt %s --split-input-file --norm-derive-backward | FileCheck %s
+// RUN: normc-opt %s --split-input-file --norm-derive-backward="saved-stats=true dresidual-out=true" | FileCheck %s --check-prefix=SAVED
+
+// pRMSNorm, epsilon outside the root: the statistics' term reaches only
+// the first k = 4 of 16 features, the reduction of g * h runs over all 16,
+// and dr/ds = -r^2 / (2 sqrt(s)) reads the recomputed moment.
+// CHECK-LABEL: norm.spec @prms_backward
+// CHECK:         %[[X:.*]] = norm.input "x" : tensor<?x16xbf16>
+// CHECK:         %[[G:.*]] = norm.param "gamma" : tensor<16xbf16>
+// CHECK:         %[[DY:.*]] = norm.input "dy" : tensor<?x16xbf16>
+// CHECK:         %[[S:.*]] = norm.moment %[[X]] fraction 2.500000e-01
+// CHECK:         %[[R:.*]] = norm.rstd %[[S]]
+// CHECK:         %[[GR:.*]] = norm.map %[[DY]], %[[G]] stats(%[[R]] : tensor<?xf32>)
+// CHECK:         %[[GH:.*]] = norm.map %[[DY]], %[[X]], %[[G]] :
+// CHECK:         %[[DN:.*]] = norm.map %[[DY]], %[[X]] stats(%[[R]] : tensor<?xf32>)
+// CHECK:         %[[DR:.*]] = norm.reduce %[[GH]] fraction 1.000000e+00
+// CHECK:         %[[DS:.*]] = norm.map stats(%[[DR]], %[[R]], %[[S]] : {{.*}}) : () -> tensor<?xf32>
+// CHECK:           math.sqrt
+// CHECK:         %[[TERM:.*]] = norm.map %[[X]] stats(%[[DS]] : tensor<?xf32>) fraction 2.500000e-01
+// CHECK:           norm.count fraction 2.500000e-01 : f32
+// CHECK:         %[[SUM:.*]] = norm.map %[[GR]], %[[TERM]] :
+// CHECK:         %[[DX:.*]] = norm.map %[[SUM]] : (tensor<?x16xf32>) -> tensor<?x16xbf16>
+// CHECK:           arith.truncf
+// CHECK:         norm.output "dx", %[[DX]] : tensor<?x16xbf16>
+// CHECK:         %[[DG:.*]] = norm.sum_rows %[[DN]] : tensor<?x16xf32> -> tensor<16xbf16>
+// CHECK:         norm.output "dgamma", %[[DG]]
+// CHECK-NOT:     norm.normalize
+// With saved statistics the rstd is read, the moment still recomputed for
+// dr/ds outside the root.
+// SAVED-LABEL: norm.spec @prms_backward
+// SAVED:         %[[RSTD:.*]] = norm.input "rstd" : tensor<?xf32>
+// SAVED:         norm.moment
+// SAVED-NOT:     norm.rstd
+// SAVED-NOT:     "dresidual_out"
+norm.spec @prms {
+  %x = norm.input "x" : tensor<?x16xbf16>
+  %g = norm.param "gamma" : tensor<16xbf16>
+  %s = norm.moment %x fraction 0.25 variance biased : tensor<?x16xbf16> -> tensor<?xf32>
+  %r = norm.rstd %s epsilon 1.0e-6 placement outside_sqrt : tensor<?xf32>
+  %y = norm.normalize %x rstd %r gain %g : (tensor<?x16xbf16>, tensor<?xf32>, tensor<16xbf16>) -> tensor<?x16xbf16>
+  norm.output "y", %y : tensor<?x16xbf16>
+}
+
+// -----
+
+// LayerNorm after a residual add, unbiased, with a gain offset and a bias:
+// x and the residual receive the same dx; the mean's cotangent sums the
+// normalize rule's -g r and the moment rule's term over the features; dbeta
+// is the sum of dy over the rows.
+// CHECK-LABEL: norm.spec @fused_ln_backward
+// CHECK:         %[[DY:.*]] = norm.input "dy"
+// CHECK:         %[[H:.*]] = norm.residual_add
+// CHECK:         %[[MU:.*]] = norm.mean %[[H]]
+// CHECK:         norm.map %[[DY]], %{{.*}} stats(%{{.*}} : tensor<?xf32>)
+// CHECK:         %[[NEG:.*]] = norm.map %[[DY]], %{{.*}} stats(%{{.*}} : tensor<?xf32>)
+// CHECK:           arith.subf
+// CHECK:         %[[DBETA:.*]] = norm.map %[[DY]] : (tensor<?x8xf32>) -> tensor<?x8xf32>
+// CHECK:         norm.map %[[H]] stats({{.*}}, %[[MU]] : tensor<?xf32>, tensor<?xf32>) :
+// CHECK:           arith.constant 2.000000e+00 : f32
+// CHECK:         %[[MOMENT_MU:.*]] = norm.map %[[H]] stats({{.*}}, %[[MU]] : tensor<?xf32>, tensor<?xf32>) :
+// CHECK:           arith.constant -2.000000e+00 : f32
+// CHECK:         %[[BOTH:.*]] = norm.map %[[NEG]], %[[MOMENT_MU]] :
+// CHECK:         %[[DMU:.*]] = norm.reduce %[[BOTH]] fraction 1.000000e+00
+// CHECK:         norm.map stats(%[[DMU]] : tensor<?xf32>) : () -> tensor<?x8xf32>
+// CHECK:           norm.count fraction 1.000000e+00 : f32
+// CHECK:         norm.output "dx", %[[DX:[0-9]+]] : tensor<?x8xf32>
+// CHECK-NEXT:    norm.output "dresidual", %[[DX]] : tensor<?x8xf32>
+// CHECK:         norm.sum_rows %[[DBETA]]
+// CHECK-NEXT:    norm.output "dbeta"
+// The saved statistics replace the mean and rstd (no moment is left with
+// epsilon inside the root), and the gradient at residual_out joins dx.
+// SAVED-LABEL: norm.spec @fused_ln_backward
+// SAVED:         %[[DH:.*]] = norm.input "dresidual_out" : tensor<?x8xf32>
+// SAVED-NEXT:    norm.input "mean" : tensor<?xf32>
+// SAVED-NEXT:    norm.input "rstd" : tensor<?xf32>
+// SAVED-NOT:     norm.mean
+// SAVED-NOT:     norm.moment
+// SAVED:         %[[DX:.*]] = norm.map %[[DH]], {{.*}} : (tensor<?x8xf32>, tensor<?x8xf32>, tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xf32>
+// SAVED:         norm.output "dx", %[[DX]]
+// SAVED-NEXT:    norm.output "dresidual", %[[DX]]
+norm.spec @fused_ln {
+  %x = norm.input "x" : tensor<?x8xf32>
+  %res = norm.input "residual" : tensor<?x8xf32>
+  %g = norm.param "gamma" : tensor<8xf32>
+  %b = norm.param "beta" : tensor<8xf32>
+  %h = norm.residual_add %x, %res accumulate f32 : tensor<?x8xf32>
+  %mu = norm.mean %h fraction 1.0 : tensor<?x8xf32> -> tensor<?xf32>
+  %s = norm.moment %h center %mu : tensor<?xf32> fraction 1.0 variance unbiased : tensor<?x8xf32> -> tensor<?xf32>
+  %r = norm.rstd %s epsilon 1.0e-5 placement inside_sqrt : tensor<?xf32>
+  %y = norm.normalize %h mean %mu rstd %r gain %g bias %b {gain_offset = 1.0 : f64} : (tensor<?x8xf32>, tensor<?xf32>, tensor<?xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+  norm.output "y", %y : tensor<?x8xf32>
+  norm.output "residual_out", %h : tensor<?x8xf32>
+}
