@@ -1,9 +1,12 @@
 //===- CpuDeviceBench.cpp - The CPU device on a Llama-sized RMSNorm -------===//
 //
-// 256 rows x 4096 bf16 llama_rmsnorm forward on the CPU device, once
-// compiled, on one host thread (the target: under 100 ms). The same
-// bytes copied with memcpy on this machine, in the same run, give the
-// memory-bound floor the emulator is compared with.
+// 256 rows x 4096 bf16 llama_rmsnorm forward and backward on the CPU
+// device, once compiled, on one host thread (the forward's target: under
+// 100 ms). The same bytes copied with memcpy on this machine, in the same
+// run, give the memory-bound floor the emulator is compared with. Each
+// benchmark reports the bytes its kernels must move per element of
+// [rows, d] (`bytes_per_element`: x and y forward; x, dy and dx backward),
+// the figure a GPU run compares with the copy limit.
 //
 //   build/bench/normc-cpu-device-bench
 //
@@ -62,6 +65,49 @@ void runKernel(benchmark::State &state, bool specialize) {
                 options);
   state.SetBytesProcessed(state.iterations() * kBytes);
   state.counters["block"] = double(p.kernel.info.blockSize);
+  state.counters["bytes_per_element"] =
+      double(rowBytesPerElement({p.kernel.info}));
+}
+
+/// The backward's two kernels (dx and the parameter sums, then their
+/// finish), as the runtime launches them.
+void BM_LlamaRmsNormBackward_FixedD(benchmark::State &state) {
+  dsl::SpecParseResult parsed =
+      dsl::parseSpecFile(NORMC_SPECS_DIR "/llama_rmsnorm.toml");
+  std::string errors;
+  std::unique_ptr<SpecCompilation> compilation =
+      SpecCompilation::create(*parsed.spec, kCols, errors, Program::gradient());
+  std::optional<EmittedModule> module;
+  if (compilation)
+    module = compilation->emitModule({}, errors);
+  if (!module)
+    throw std::runtime_error(errors);
+  cpu::CpuModule cpuModule = cpu::CpuModule::compile(module->source);
+  std::vector<KernelLaunch> plan = planLaunches(module->kernels, kRows, kCols);
+  std::vector<uint16_t> x(kRows * kCols, 0x3f80), dy(kRows * kCols, 0x3f80),
+      gamma(kCols, 0x3f80), dx(kRows * kCols), dgamma(kCols);
+  std::vector<float> partials(partialRows(module->kernels, plan) * kCols);
+  KernelArgs args;
+  args.cols = kCols;
+  args.buffers = {
+      {"x", x.data()},           {"dy", dy.data()},
+      {"gamma", gamma.data()},   {"dx", dx.data()},
+      {"dgamma", dgamma.data()}, {"dgamma_partials", partials.data()}};
+  cpu::LaunchOptions options;
+  options.hostThreads = 1;
+  for (auto _ : state)
+    for (const KernelLaunch &step : plan) {
+      const KernelLaunchInfo &info = module->kernels[step.kernel];
+      args.rows = step.rows;
+      PackedArgs packed(info, args);
+      cpu::launch(cpuModule.kernel(info.name), {unsigned(step.grid), 1, 1},
+                  {unsigned(info.blockSize), 1, 1},
+                  info.dynamicSharedBytes(kCols), packed.data(), options);
+    }
+  int64_t perElement = rowBytesPerElement(module->kernels);
+  state.SetBytesProcessed(state.iterations() * perElement * kRows * kCols);
+  state.counters["bytes_per_element"] = double(perElement);
+  state.counters["kernels"] = double(module->kernels.size());
 }
 
 void BM_LlamaRmsNorm_FixedD(benchmark::State &state) { runKernel(state, true); }
@@ -83,5 +129,6 @@ void BM_HostCopySameBytes(benchmark::State &state) {
 
 BENCHMARK(BM_LlamaRmsNorm_FixedD)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LlamaRmsNorm_RunTimeD)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LlamaRmsNormBackward_FixedD)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HostCopySameBytes)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

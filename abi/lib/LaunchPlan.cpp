@@ -1,6 +1,8 @@
 //===- LaunchPlan.cpp - How a module's kernels are launched ---------------===//
 #include "normc/Abi/KernelInfo.h"
 
+#include <algorithm>
+
 using namespace normc;
 
 static bool writesPartials(const KernelLaunchInfo &info) {
@@ -18,8 +20,8 @@ static bool readsPartials(const KernelLaunchInfo &info) {
 }
 
 std::vector<KernelLaunch>
-normc::planLaunches(const std::vector<KernelLaunchInfo> &sequence,
-                    int64_t rows, int64_t d, int64_t maxGrid) {
+normc::planLaunches(const std::vector<KernelLaunchInfo> &sequence, int64_t rows,
+                    int64_t d, int64_t maxGrid) {
   auto capped = [&](int64_t grid) {
     return maxGrid > 0 ? std::min(grid, maxGrid) : grid;
   };
@@ -30,8 +32,8 @@ normc::planLaunches(const std::vector<KernelLaunchInfo> &sequence,
     KernelLaunch launch{i, capped(info.gridFor(rows)), rows};
     if (readsPartials(info)) {
       launch.rows = partials;
-      launch.grid =
-          capped(std::max<int64_t>(1, (d + info.blockSize - 1) / info.blockSize));
+      launch.grid = capped(
+          std::max<int64_t>(1, (d + info.blockSize - 1) / info.blockSize));
     } else if (writesPartials(info)) {
       partials = launch.grid * info.rowsPerBlock; // a row per row group
     }
@@ -46,4 +48,18 @@ int64_t normc::partialRows(const std::vector<KernelLaunchInfo> &sequence,
     if (writesPartials(sequence[launch.kernel]))
       return launch.grid * sequence[launch.kernel].rowsPerBlock;
   return 0;
+}
+
+int64_t
+normc::rowBytesPerElement(const std::vector<KernelLaunchInfo> &sequence) {
+  std::vector<std::string> seen;
+  int64_t bytes = 0;
+  for (const KernelLaunchInfo &info : sequence)
+    for (const KernelParam &p : info.params)
+      if (p.kind == KernelParam::Kind::Rows &&
+          std::find(seen.begin(), seen.end(), p.name) == seen.end()) {
+        seen.push_back(p.name);
+        bytes += p.elementType == "f32" ? 4 : p.elementType == "f64" ? 8 : 2;
+      }
+  return bytes;
 }

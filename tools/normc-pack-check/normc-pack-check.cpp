@@ -3,16 +3,18 @@
 //   normc-pack-check [--device=auto|cpu|cuda] [--rows=N] PACK_DIR...
 //
 // For each pack (normc compile --emit=pack), runs every schedule candidate
-// through the public API (Norm::forwardWith) on seeded inputs, with every
+// of the forward and of the backward through the public API
+// (Norm::forwardWith, Norm::backwardWith) on seeded inputs, with every
 // output first filled with NaN, and grades it against the float64
-// reference (contract section 4). Prints one line per candidate and a
-// summary; exits 1 when any candidate breaks the bound or fails to run.
-// Needs no LLVM: it is built by the runtime-only build too, for GPU
+// reference (contract sections 4 and 5); the backward runs twice, and its
+// dgamma and dbeta must be the same bits both times. Prints one line per
+// candidate and a summary; exits 1 when any candidate breaks the bound or fails
+// to run. Needs no LLVM: it is built by the runtime-only build too, for GPU
 // machines (scripts/gpu-check.sh).
 //
 //===----------------------------------------------------------------------===//
 #include "normc/Dsl/Spec.h"
-#include "normc/Reference/Reference.h"
+#include "normc/Reference/Gradient.h"
 #include "normc/Runtime/CudaDriver.h"
 #include "normc/Runtime/HostData.h"
 #include "normc/Runtime/Pack.h"
@@ -77,7 +79,47 @@ double worstOf(const std::vector<double> &got, const std::vector<double> &ref,
 
 struct Tally {
   int passed = 0, failed = 0;
+  void count(bool ok, const std::string &what, const std::string &note,
+             double worst) {
+    ok ? ++passed : ++failed;
+    std::printf("%-4s %s: %s\n", ok ? "ok" : "FAIL", what.c_str(),
+                note.empty() ? (std::to_string(worst) + " of the bound").c_str()
+                             : note.c_str());
+  }
 };
+
+/// A shared-memory row that does not fit the device at this d is refused at
+/// load, as the tuner refuses it: not a wrong kernel.
+bool refusedForSharedMemory(const std::string &note) {
+  return note.find("shared memory") != std::string::npos;
+}
+
+/// The worst gradient error of a backward's outputs (contract section 5).
+double worstGradient(const dsl::Spec &spec, const reference::Gradients &ref,
+                     const std::vector<double> &dx,
+                     const std::vector<double> &dresidual,
+                     const std::vector<double> &dgamma,
+                     const std::vector<double> &dbeta) {
+  double worst = 0;
+  auto dxWorst = [&](const std::vector<double> &v) {
+    for (size_t i = 0; i < ref.dx.size(); ++i)
+      worst = std::max(worst, reference::dxErrorFraction(v[i], ref.dx[i],
+                                                         ref.dxScale[i],
+                                                         spec.input.value));
+  };
+  dxWorst(dx);
+  if (spec.residualAdd.value)
+    dxWorst(dresidual);
+  for (size_t i = 0; i < ref.dgamma.size(); ++i)
+    worst = std::max(worst, reference::paramGradErrorFraction(
+                                dgamma[i], ref.dgamma[i], ref.dgammaScale[i],
+                                spec.params.value, ref.dgammaConditioning[i]));
+  for (size_t i = 0; i < ref.dbeta.size(); ++i)
+    worst = std::max(worst, reference::paramGradErrorFraction(
+                                dbeta[i], ref.dbeta[i], ref.dbetaScale[i],
+                                spec.params.value));
+  return worst;
+}
 
 /// Runs every candidate of one pack at hidden size d; returns the tally.
 Tally checkPack(const std::string &dir, Runtime &runtime, int64_t rows) {
@@ -160,15 +202,64 @@ Tally checkPack(const std::string &dir, Runtime &runtime, int64_t rows) {
     } catch (const std::exception &error) {
       note = error.what();
     }
-    // A shared-memory row that does not fit the device at this d is refused
-    // at load, as the tuner refuses it: not a wrong kernel.
-    bool refused = note.find("shared memory") != std::string::npos;
-    bool ok = refused || (note.empty() && worst <= 1.0);
-    ok ? ++tally.passed : ++tally.failed;
-    std::printf("%-4s %s d=%lld %s: %s\n", ok ? "ok" : "FAIL",
-                spec.name.value.c_str(), (long long)d, schedule.c_str(),
-                note.empty() ? (std::to_string(worst) + " of the bound").c_str()
-                             : note.c_str());
+    tally.count(refusedForSharedMemory(note) || (note.empty() && worst <= 1.0),
+                spec.name.value + " d=" + std::to_string(d) + " " + schedule,
+                note, worst);
+  }
+
+  // The backward, from dy ~ N(0, 1) in the output type.
+  std::vector<double> dyValues = draw(rng, rows * d, spec.output.value, 0, 1);
+  reference::GradientInputs gradIn;
+  gradIn.forward = in;
+  gradIn.dy = dyValues.data();
+  reference::Gradients gradRef = reference::evaluateGradient(spec, gradIn);
+  std::vector<double> nanFeatures(d, std::numeric_limits<double>::quiet_NaN());
+  for (const std::string &schedule : norm.backwardSchedules(d)) {
+    double worst = 0;
+    std::string note;
+    try {
+      DeviceArray dx(cuda, input, x), dr(cuda, input, r),
+          dg(cuda, params, gamma), dyIn(cuda, output, dyValues);
+      std::vector<double> firstBits;
+      for (int run = 0; run < 2; ++run) {
+        DeviceArray gx(cuda, input, nanRows),
+            gr(cuda, input,
+               spec.residualAdd.value ? nanRows : std::vector<double>()),
+            gg(cuda, params,
+               spec.gain.value ? nanFeatures : std::vector<double>()),
+            gb(cuda, params,
+               spec.bias.value ? nanFeatures : std::vector<double>());
+        BackwardArgs b;
+        b.rows = rows;
+        b.d = d;
+        b.x = dx.data();
+        b.residual = r.empty() ? nullptr : dr.data();
+        b.gamma = gamma.empty() ? nullptr : dg.data();
+        b.dy = dyIn.data();
+        b.dx = gx.data();
+        b.dresidual = spec.residualAdd.value ? gr.data() : nullptr;
+        b.dgamma = spec.gain.value ? gg.data() : nullptr;
+        b.dbeta = spec.bias.value ? gb.data() : nullptr;
+        norm.backwardWith(schedule, b);
+        if (cuda)
+          cuda::synchronize();
+        std::vector<double> dgamma = gg.values(), dbeta = gb.values();
+        worst = std::max(worst, worstGradient(spec, gradRef, gx.values(),
+                                              gr.values(), dgamma, dbeta));
+        dgamma.insert(dgamma.end(), dbeta.begin(), dbeta.end());
+        if (run == 0)
+          firstBits = dgamma;
+        else if (std::memcmp(firstBits.data(), dgamma.data(),
+                             dgamma.size() * sizeof(double)) != 0)
+          note = "dgamma/dbeta differ between two runs";
+      }
+    } catch (const std::exception &error) {
+      note = error.what();
+    }
+    tally.count(refusedForSharedMemory(note) || (note.empty() && worst <= 1.0),
+                spec.name.value + " backward d=" + std::to_string(d) + " " +
+                    schedule,
+                note, worst);
   }
   return tally;
 }

@@ -94,6 +94,11 @@ planLaunches(const std::vector<KernelLaunchInfo> &sequence, int64_t rows,
 int64_t partialRows(const std::vector<KernelLaunchInfo> &sequence,
                     const std::vector<KernelLaunch> &plan);
 
+/// Bytes a sequence must move per element of [rows, d] at least: each
+/// [rows, d] buffer it reads or writes once (the floor a benchmark holds
+/// it to against the copy limit; parameters and partial sums are O(d)).
+int64_t rowBytesPerElement(const std::vector<KernelLaunchInfo> &sequence);
+
 /// One line of text ("name=... cols=... params=x:rows:bf16:r,..."), as
 /// kernel packs store it, and back (nullopt when malformed).
 std::string toText(const KernelLaunchInfo &info);
