@@ -18,10 +18,6 @@ using namespace normc::test;
 
 namespace {
 
-const char *const kSpecs[] = {
-    "llama_rmsnorm", "gemma_rmsnorm",     "t5_rmsnorm",       "layernorm",
-    "prmsnorm",      "partial_layernorm", "fused_add_rmsnorm"};
-
 struct Shape {
   int64_t d;
   bool specialize; // d fixed at compile time
@@ -89,7 +85,7 @@ std::string caseName(const ::testing::TestParamInfo<Param> &info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ShippedSpecs, EveryCandidate,
-                         ::testing::Combine(::testing::ValuesIn(kSpecs),
+                         ::testing::Combine(::testing::ValuesIn(kShippedSpecs),
                                             ::testing::ValuesIn(kShapes)),
                          caseName);
 

@@ -38,15 +38,8 @@ class Summary : public ::testing::Environment {
 };
 const auto *const summary = ::testing::AddGlobalTestEnvironment(new Summary);
 
-const char *const kSpecs[] = {
-    "layernorm",  "llama_rmsnorm",     "gemma_rmsnorm",    "prmsnorm",
-    "t5_rmsnorm", "fused_add_rmsnorm", "partial_layernorm"};
 const dsl::DType kInputs[] = {dsl::DType::F32, dsl::DType::F16,
                               dsl::DType::BF16};
-const int64_t kCols[] = {1, 7, 64, 127, 1000, 4096, 4097, 12288, 65536};
-const int64_t kRows[] = {0, 1, 3, 257};
-const cpu::LaneOrder kOrders[] = {
-    cpu::LaneOrder::Forward, cpu::LaneOrder::Reverse, cpu::LaneOrder::Random};
 
 using Param = std::tuple<const char *, dsl::DType, bool>;
 
@@ -57,15 +50,15 @@ TEST_P(Numerics, MeetsTheBound) {
   dsl::Spec spec = loadShippedSpec(name);
   spec.input.value = input;
   unsigned index = 0;
-  for (int64_t d : kCols) {
-    for (int64_t rows : kRows) {
+  for (int64_t d : kSuiteCols) {
+    for (int64_t rows : kSuiteRows) {
       // The widest rows cost the most on the CPU: one row count suffices.
       if (d == 65536 && rows == 3)
         continue;
       RunOptions options;
       options.specialize = specialize;
       options.compile = kernelCompileOptions();
-      options.launch.laneOrder = kOrders[index % 3];
+      options.launch.laneOrder = kLaneOrders[index % 3];
       options.launch.seed = index;
       CaseData data = makeCase(spec, rows, d, 1000 + index);
       ++index;
@@ -93,7 +86,7 @@ std::string caseName(const ::testing::TestParamInfo<Param> &info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ShippedSpecs, Numerics,
-                         ::testing::Combine(::testing::ValuesIn(kSpecs),
+                         ::testing::Combine(::testing::ValuesIn(kShippedSpecs),
                                             ::testing::ValuesIn(kInputs),
                                             ::testing::Bool()),
                          caseName);

@@ -61,9 +61,8 @@ struct NormState {
 
 } // namespace normc
 
-std::shared_ptr<LoadedKernel> NormState::kernelFor(const Program &program,
-                                                   int64_t d,
-                                                   int64_t rows) const {
+std::shared_ptr<LoadedKernel>
+NormState::kernelFor(const Program &program, int64_t d, int64_t rows) const {
   Key key{program, d, rowsBucket(rows)};
   if (auto hit = find(key))
     return hit;
@@ -105,9 +104,9 @@ std::shared_ptr<LoadedKernel> NormState::kernelFor(const Program &program,
   return kernel;
 }
 
-std::shared_ptr<LoadedKernel>
-NormState::kernelWith(const Program &program, const std::string &schedule,
-                      int64_t d) const {
+std::shared_ptr<LoadedKernel> NormState::kernelWith(const Program &program,
+                                                    const std::string &schedule,
+                                                    int64_t d) const {
   std::optional<Schedule> wanted = Schedule::parse(schedule);
   std::vector<Schedule> candidates = source->schedules(program, d);
   if (!wanted || std::find(candidates.begin(), candidates.end(), *wanted) ==
@@ -156,9 +155,8 @@ void Norm::forward(const ForwardArgs &a, void *stream) const {
            *state->kernelFor(Program::forward(), a.d, a.rows), a, stream);
 }
 
-static std::vector<std::string> scheduleTexts(const KernelSource &source,
-                                              const Program &program,
-                                              int64_t d) {
+static std::vector<std::string>
+scheduleTexts(const KernelSource &source, const Program &program, int64_t d) {
   checkShape(0, d);
   std::vector<std::string> out;
   for (const Schedule &s : source.schedules(program, d))
@@ -182,14 +180,16 @@ void Norm::forwardWith(const std::string &schedule, const ForwardArgs &a,
 static Program backwardProgram(const dsl::Spec &spec, const BackwardArgs &a) {
   const std::string &name = spec.name.value;
   bool saved = a.mean || a.rstd;
-  if (saved && spec.center.value && !a.mean)
-    throw Error("'" + name + "' is centered: saved statistics need the mean "
-                "as well as rstd");
-  if (saved && spec.scale.value && !a.rstd)
-    throw Error("'" + name + "' scales: saved statistics need rstd as well "
-                "as the mean");
   if (a.mean && !spec.center.value)
     throw Error("'" + name + "' is not centered and has no mean to pass");
+  if (saved && spec.center.value && !a.mean)
+    throw Error("'" + name +
+                "' is centered: saved statistics need the mean "
+                "as well as rstd");
+  if (saved && spec.scale.value && !a.rstd)
+    throw Error("'" + name +
+                "' scales: saved statistics need rstd as well "
+                "as the mean");
   if (a.dresidualOut && !spec.residualAdd.value)
     throw Error("'" + name + "' has no residual_add: drop dresidualOut");
   return Program::gradient(saved, a.dresidualOut != nullptr);
@@ -198,8 +198,8 @@ static Program backwardProgram(const dsl::Spec &spec, const BackwardArgs &a) {
 void Norm::backward(const BackwardArgs &a, void *stream) const {
   checkShape(a.rows, a.d);
   Program program = backwardProgram(state->source->spec(), a);
-  launchOn(*state->runtime->backend, *state->kernelFor(program, a.d, a.rows),
-           a, stream);
+  launchOn(*state->runtime->backend, *state->kernelFor(program, a.d, a.rows), a,
+           stream);
 }
 
 std::vector<std::string> Norm::backwardSchedules(int64_t d) const {
@@ -210,8 +210,8 @@ void Norm::backwardWith(const std::string &schedule, const BackwardArgs &a,
                         void *stream) const {
   checkShape(a.rows, a.d);
   Program program = backwardProgram(state->source->spec(), a);
-  launchOn(*state->runtime->backend,
-           *state->kernelWith(program, schedule, a.d), a, stream);
+  launchOn(*state->runtime->backend, *state->kernelWith(program, schedule, a.d),
+           a, stream);
 }
 
 /// Collects named buffers and row strides (0: d, left out).
@@ -273,8 +273,7 @@ Norm::tune(int64_t d, int64_t rows,
   state->runtime->tuning->store(state->runtime->backend->deviceKey(),
                                 state->canonical, Program::forward(), d, rows,
                                 *Schedule::parse(report.winner));
-  state->keep({Program::forward(), d, rowsBucket(rows)}, winner,
-              report.winner);
+  state->keep({Program::forward(), d, rowsBucket(rows)}, winner, report.winner);
   return report;
 }
 

@@ -71,3 +71,95 @@ norm.spec @mixed_d {
   %g = norm.param "gamma" : tensor<16xf32>
   norm.output "y", %x : tensor<?x8xf32>
 }
+
+// -----
+
+norm.spec @map_rows_operand_per_row_result {
+  %x = norm.input "x" : tensor<?x8xf32>
+  // expected-error @+1 {{with [rows, d] or [d] operands must have a [rows, d] result}}
+  %m = norm.map %x : (tensor<?x8xf32>) -> tensor<?xf32> {
+  ^bb0(%a: f32):
+    norm.yield %a : f32
+  }
+  norm.output "m", %m : tensor<?xf32>
+}
+
+// -----
+
+norm.spec @map_yields_the_wrong_type {
+  %x = norm.input "x" : tensor<?x8xf32>
+  // expected-error @+1 {{body yields 'bf16', result elements are 'f32'}}
+  %m = norm.map %x : (tensor<?x8xf32>) -> tensor<?x8xf32> {
+  ^bb0(%a: f32):
+    %b = arith.truncf %a : f32 to bf16
+    norm.yield %b : bf16
+  }
+  norm.output "dx", %m : tensor<?x8xf32>
+}
+
+// -----
+
+norm.spec @map_body_arguments {
+  %x = norm.input "x" : tensor<?x8xf32>
+  // expected-error @+1 {{body arguments must be the operands' element types}}
+  %m = norm.map %x : (tensor<?x8xf32>) -> tensor<?x8xf32> {
+  ^bb0(%a: f16):
+    %b = arith.extf %a : f16 to f32
+    norm.yield %b : f32
+  }
+  norm.output "dx", %m : tensor<?x8xf32>
+}
+
+// -----
+
+norm.spec @map_bad_fraction {
+  %x = norm.input "x" : tensor<?x8xf32>
+  // expected-error @+1 {{fraction must be in (0, 1], got 0}}
+  %m = norm.map %x fraction 0.0 : (tensor<?x8xf32>) -> tensor<?x8xf32> {
+  ^bb0(%a: f32):
+    norm.yield %a : f32
+  }
+  norm.output "dx", %m : tensor<?x8xf32>
+}
+
+// -----
+
+norm.spec @reduce_changes_type {
+  %x = norm.input "x" : tensor<?x8xf32>
+  // expected-error @+1 {{sums in the operand's element type; result must be 'f32'}}
+  %s = norm.reduce %x fraction 1.0 : tensor<?x8xf32> -> tensor<?xf64>
+  norm.output "s", %s : tensor<?xf64>
+}
+
+// -----
+
+// Outside a spec, where no spec checks d.
+%x = norm.input "x" : tensor<?x8xf32>
+// expected-error @+1 {{result has 4 features, operand has 8}}
+%s = norm.sum_rows %x : tensor<?x8xf32> -> tensor<4xf32>
+
+// -----
+
+norm.spec @sum_rows_used {
+  %x = norm.input "x" : tensor<?x8xf32>
+  // expected-error @+1 {{result can only be stored (norm.output)}}
+  %s = norm.sum_rows %x : tensor<?x8xf32> -> tensor<8xf32>
+  %m = norm.map %x, %s : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    norm.yield %a : f32
+  }
+  norm.output "dx", %m : tensor<?x8xf32>
+}
+
+// -----
+
+norm.spec @map_features_as_stats {
+  %x = norm.input "x" : tensor<?x8xf32>
+  %g = norm.param "gamma" : tensor<8xf32>
+  // expected-error @+1 {{stats operands must be per-row values}}
+  %m = norm.map %x stats(%g : tensor<8xf32>) : (tensor<?x8xf32>) -> tensor<?x8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    norm.yield %a : f32
+  }
+  norm.output "dx", %m : tensor<?x8xf32>
+}

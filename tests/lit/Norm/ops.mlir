@@ -40,3 +40,33 @@ norm.spec @fused_add_prms {
   norm.output "residual_out", %h : tensor<?x4096xbf16>
   norm.output "rstd", %wide : tensor<?xf64>
 }
+
+// The generic ops a backward is built of.
+// CHECK-LABEL: norm.spec @generic
+// CHECK:         %[[M:.*]] = norm.map %{{.*}}, %{{.*}} stats(%{{.*}} : tensor<?xf32>) fraction 5.000000e-01 : (tensor<?x8xbf16>, tensor<8xbf16>) -> tensor<?x8xf32> {
+// CHECK:           norm.count fraction 5.000000e-01 : f32
+// CHECK:           norm.yield %{{.*}} : f32
+// CHECK:         %[[S:.*]] = norm.reduce %[[M]] fraction 1.000000e+00 : tensor<?x8xf32> -> tensor<?xf32>
+// CHECK:         norm.map stats(%[[S]] : tensor<?xf32>) : () -> tensor<?xf32>
+// CHECK:         norm.sum_rows %[[M]] : tensor<?x8xf32> -> tensor<8xbf16>
+norm.spec @generic {
+  %x = norm.input "x" : tensor<?x8xbf16>
+  %g = norm.param "gamma" : tensor<8xbf16>
+  %r = norm.input "rstd" : tensor<?xf32>
+  %m = norm.map %x, %g stats(%r : tensor<?xf32>) fraction 0.5 : (tensor<?x8xbf16>, tensor<8xbf16>) -> tensor<?x8xf32> {
+  ^bb0(%a: bf16, %b: bf16, %c: f32):
+    %a32 = arith.extf %a : bf16 to f32
+    %k = norm.count fraction 0.5 : f32
+    %t = arith.divf %a32, %k : f32
+    %u = arith.mulf %t, %c : f32
+    norm.yield %u : f32
+  }
+  %s = norm.reduce %m fraction 1.0 : tensor<?x8xf32> -> tensor<?xf32>
+  %t = norm.map stats(%s : tensor<?xf32>) : () -> tensor<?xf32> {
+  ^bb0(%a: f32):
+    norm.yield %a : f32
+  }
+  %dg = norm.sum_rows %m : tensor<?x8xf32> -> tensor<8xbf16>
+  norm.output "t", %t : tensor<?xf32>
+  norm.output "dgamma", %dg : tensor<8xbf16>
+}

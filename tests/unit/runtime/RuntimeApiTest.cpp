@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -167,8 +168,7 @@ TEST_F(RuntimeApi, ATuningDatabaseEntryIsUsed) {
   ASSERT_TRUE(parsed.spec);
   ASSERT_FALSE(defaultSchedule({64, 32}) == stored);
   api::TuningDatabase(cacheDir).store("cpu", parsed.spec->canonical(),
-                                      Program::forward(), 64, 9,
-                                      stored);
+                                      Program::forward(), 64, 9, stored);
   Norm norm = Runtime(cpu(/*autotune=*/0)).loadSpecString(kRmsNormReformatted);
   EXPECT_EQ(norm.prepare(64, 16), stored.str()); // the same rows bucket
   EXPECT_EQ(norm.prepare(64, 17), defaultSchedule({64, 32}).str());
@@ -221,6 +221,60 @@ TEST_F(RuntimeApi, TwoProcessesShareOneCacheDirectory) {
     EXPECT_NE(e.path().extension(), ".tmp") << e.path();
 }
 
+TEST_F(RuntimeApi, BackwardRunsOnTheCpuDevice) {
+  Runtime runtime(cpu());
+  Norm norm = runtime.loadSpecString(kRmsNorm);
+  const int64_t rows = 5, d = 64;
+  std::vector<float> x(rows * d), dy(rows * d), gamma(d), dx(rows * d, NAN),
+      dgamma(d, NAN);
+  for (int64_t i = 0; i < rows * d; ++i) {
+    x[i] = std::sin(0.37 * i) * 3;
+    dy[i] = std::cos(0.11 * i);
+  }
+  for (int64_t i = 0; i < d; ++i)
+    gamma[i] = 1 + 0.01 * i;
+  BackwardArgs b;
+  b.rows = rows;
+  b.d = d;
+  b.x = x.data();
+  b.gamma = gamma.data();
+  b.dy = dy.data();
+  b.dx = dx.data();
+  b.dgamma = dgamma.data();
+  norm.backward(b);
+  // RMSNorm: dx = r g - r^3 / d * h * sum(g h), g = dy * gamma; dgamma is
+  // the sum over rows of dy * h * r.
+  std::vector<double> dgammaRef(d, 0.0);
+  for (int64_t row = 0; row < rows; ++row) {
+    const float *h = &x[row * d], *dyr = &dy[row * d];
+    double ss = 0, gh = 0;
+    for (int64_t i = 0; i < d; ++i) {
+      ss += double(h[i]) * h[i];
+      gh += double(dyr[i]) * gamma[i] * h[i];
+    }
+    double r = 1 / std::sqrt(ss / d + 1e-6);
+    for (int64_t i = 0; i < d; ++i) {
+      double ref = r * dyr[i] * gamma[i] - r * r * r / d * h[i] * gh;
+      EXPECT_NEAR(dx[row * d + i], ref, 1e-5 * (std::fabs(ref) + 1))
+          << "row " << row << " feature " << i;
+      dgammaRef[i] += double(dyr[i]) * h[i] * r;
+    }
+  }
+  for (int64_t i = 0; i < d; ++i)
+    EXPECT_NEAR(dgamma[i], dgammaRef[i], 1e-5 * (std::fabs(dgammaRef[i]) + 1));
+  // The same bits on a second run.
+  std::vector<float> first = dgamma;
+  norm.backward(b);
+  EXPECT_EQ(0, std::memcmp(first.data(), dgamma.data(), d * sizeof(float)));
+  // Another candidate: other partial sums, the same values within f32.
+  std::vector<std::string> schedules = norm.backwardSchedules(d);
+  ASSERT_GT(schedules.size(), 1u);
+  std::fill(dgamma.begin(), dgamma.end(), NAN);
+  norm.backwardWith(schedules.back(), b);
+  for (int64_t i = 0; i < d; ++i)
+    EXPECT_NEAR(dgamma[i], dgammaRef[i], 1e-5 * (std::fabs(dgammaRef[i]) + 1));
+}
+
 TEST_F(RuntimeApi, ErrorsAreMessagesNotCrashes) {
   Runtime runtime(cpu());
   auto messageOf = [](auto &&call) {
@@ -246,6 +300,30 @@ TEST_F(RuntimeApi, ErrorsAreMessagesNotCrashes) {
             std::string::npos);
   a.d = 0;
   EXPECT_NE(messageOf([&] { norm.forward(a); }).find("invalid shape"),
+            std::string::npos);
+  // The backward checks its arguments alike, and those only it has.
+  std::vector<float> gamma(16), dx(16), dgamma(16), stats(1);
+  BackwardArgs b;
+  b.rows = 1;
+  b.d = 16;
+  b.x = x.data();
+  b.gamma = gamma.data();
+  b.dx = dx.data();
+  b.dgamma = dgamma.data();
+  EXPECT_NE(messageOf([&] { norm.backward(b); }).find("needs buffer 'dy'"),
+            std::string::npos);
+  b.dy = y.data();
+  b.mean = stats.data();
+  EXPECT_NE(messageOf([&] { norm.backward(b); }).find("is not centered"),
+            std::string::npos);
+  b.mean = nullptr;
+  b.dresidualOut = y.data();
+  EXPECT_NE(messageOf([&] { norm.backward(b); }).find("has no residual_add"),
+            std::string::npos);
+  b.dresidualOut = nullptr;
+  EXPECT_NE(messageOf([&] {
+              norm.backwardWith("strategy=nonsense", b);
+            }).find("is not a schedule candidate of the backward"),
             std::string::npos);
   EXPECT_NE(messageOf([&] {
               runtime.loadPack(cacheDir + "/nope");

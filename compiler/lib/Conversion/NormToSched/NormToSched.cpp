@@ -196,21 +196,20 @@ void SpecLowering::buildFinishKernel(sched::KernelOp kernel) {
       sched::ScheduleAttr::get(ctx, normc::Schedule::forPartialSums()));
   finish.setLaunchOrder(kernel.getLaunchOrder() + 1);
   b.setInsertionPointToStart(&finish.getBody().emplaceBlock());
-  SmallVector<std::pair<Value, Value>> sums;
-  for (auto &[partials, out] : rowSums) {
-    auto name = partials.getDefiningOp<sched::BufferOp>().getName();
-    sums.push_back(
-        {sched::BufferOp::create(b, out.getLoc(), partials.getType(), name),
-         {}});
-  }
-  for (auto [sum, rowSum] : llvm::zip(sums, rowSums)) {
-    norm::OutputOp out = rowSum.second;
+  // Buffers in ABI order: what is read, then what is written.
+  SmallVector<Value> partials, dests;
+  for (auto &[written, out] : rowSums)
+    partials.push_back(sched::BufferOp::create(
+        b, out.getLoc(), written.getType(),
+        written.getDefiningOp<sched::BufferOp>().getName()));
+  for (auto &[written, out] : rowSums) {
     auto type = sched::FeaturesType::get(
         ctx, cast<RankedTensorType>(out.getValue().getType()).getElementType());
-    sum.second = sched::BufferOp::create(b, out.getLoc(), type, out.getName());
+    dests.push_back(
+        sched::BufferOp::create(b, out.getLoc(), type, out.getName()));
   }
-  for (auto [partials, dest] : sums)
-    sched::SumPartialsOp::create(b, kernel.getLoc(), partials, dest);
+  for (auto [from, dest] : llvm::zip(partials, dests))
+    sched::SumPartialsOp::create(b, kernel.getLoc(), from, dest);
 }
 
 void SpecLowering::storeOutput(norm::OutputOp out, Value buffer) {

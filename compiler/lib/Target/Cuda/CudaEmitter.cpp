@@ -359,11 +359,6 @@ void KernelEmitter::print(ReadKeptOp op) {
 }
 
 void KernelEmitter::print(KeepOp op) {
-  // A shared-memory region holds `pitch` elements a row; a thread's
-  // unrolled chunks may reach past it.
-  bool shared = !op.getDest().getDefiningOp<AllocRowOp>();
-  if (shared)
-    os << "if (c < pitch)\n";
   os << "#pragma unroll\n";
   os << "for (int e = 0; e < " << width << "; ++e)\n";
   os << "  " << keptElement(op.getDest()) << " = " << names[op.getValue()]
@@ -513,8 +508,8 @@ void KernelEmitter::print(StorePartialsOp op) {
   os << "#pragma unroll\n";
   os << "for (int e = 0; e < " << width << "; ++e)\n";
   os << "  if (c + e < d)\n";
-  os << "    " << bufferName(op.getPartials()) << "_row[c + e] = "
-     << names[op.getValue()] << "[e];\n";
+  os << "    " << bufferName(op.getPartials())
+     << "_row[c + e] = " << names[op.getValue()] << "[e];\n";
 }
 
 void KernelEmitter::print(SumPartialsOp op) {

@@ -174,8 +174,13 @@ LogicalResult MapOp::verify() {
   if (auto fraction = getFraction())
     if (failed(verifyFraction(*this, fraction->convertToDouble())))
       return failure();
+  for (Value stat : getStats())
+    if (!stat.getDefiningOp() || !::isPerRow(stat.getDefiningOp()))
+      return emitOpError("stats operands must be per-row values");
   int64_t d = result.getDimSize(result.getRank() - 1);
   for (Value input : getInputs()) {
+    if (input.getDefiningOp() && ::isPerRow(input.getDefiningOp()))
+      return emitOpError("a per-row value must be passed in stats(...)");
     auto t = cast<RankedTensorType>(input.getType());
     if (!isPerRow() && t.getDimSize(t.getRank() - 1) != d)
       return emitOpError("operand with ")
@@ -217,6 +222,11 @@ LogicalResult ReduceOp::verify() {
 }
 
 LogicalResult SumRowsOp::verify() {
+  // The sum is finished by a kernel of its own, which stores it.
+  for (Operation *user : getResult().getUsers())
+    if (!isa<OutputOp>(user))
+      return emitOpError("result can only be stored (norm.output): the sum "
+                         "over rows is finished by a later kernel");
   if (getInput().getType().getDimSize(1) != getType().getDimSize(0))
     return emitOpError("result has ")
            << getType().getDimSize(0) << " features, operand has "

@@ -195,12 +195,14 @@ LogicalResult NormDeriveBackward::derive(SpecOp forward) {
   // The rules, last op first: every use of a value is differentiated
   // before the value itself.
   for (Operation *op : llvm::reverse(program)) {
-    auto rule = dyn_cast<VjpOpInterface>(op);
-    if (!rule)
-      continue;
-    if (llvm::none_of(op->getResults(),
+    if (isa<InputOp, ParamOp>(op) ||
+        llvm::none_of(op->getResults(),
                       [&](Value r) { return bool(vjp.cotangent(r)); }))
       continue;
+    auto rule = dyn_cast<VjpOpInterface>(op);
+    if (!rule)
+      return op->emitOpError("receives a gradient but has no derivative rule "
+                             "(VjpOpInterface)");
     if (failed(rule.buildVjp(vjp)))
       return failure();
   }
