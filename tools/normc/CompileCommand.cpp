@@ -37,8 +37,9 @@ options:
                                    reductions, barriers, just before emission
                           cuda     CUDA C++ (default)
                           ptx, cubin
-                          pack     every schedule candidate's CUDA source and
-                                   a manifest, written to the folder -o names
+                          pack     every schedule candidate's CUDA source, of
+                                   the forward and of every backward, and a
+                                   manifest, written to the folder -o names
   --arch=sm_XX          GPU architecture for ptx and cubin (default sm_90)
   --cols=D              specialize for hidden size D (specs only); without
                         it the kernel takes d at run time
@@ -262,6 +263,10 @@ int normc::tool::runCompile(int argc, char **argv) {
                                     args->has("--dresidual-out"));
   else if (args->has("--saved-stats") || args->has("--dresidual-out")) {
     usageError("--saved-stats and --dresidual-out need --backward");
+    return kExitUsage;
+  }
+  if (job.program.backward && job.stage == Stage::Pack) {
+    usageError("a pack holds the forward and every backward; drop --backward");
     return kExitUsage;
   }
   if (job.program.backward && !llvm::StringRef(job.input).ends_with(".toml")) {

@@ -13,11 +13,13 @@ using namespace normc::tool;
 
 static const char kTuneUsage[] =
     R"(usage: normc tune SPEC.toml --cols=D --rows=R [--device=auto|cpu|cuda]
+                  [--backward]
 
 Measures every schedule candidate of the spec's kernel for [R, D] on the
 device (CUDA events on a GPU, wall-clock time on the CPU device), prints the
 table, and stores the winner in the tuning database that later processes
-(normc run, the runtime API) reuse. The database lives in the cache folder:
+(normc run, the runtime API) reuse. With --backward, the same for the
+backward's kernels (dx, dgamma, dbeta with the statistics recomputed). The database lives in the cache folder:
 $NORMC_CACHE_DIR, else $XDG_CACHE_HOME/normc, else ~/.cache/normc.
 )";
 
@@ -25,7 +27,7 @@ int normc::tool::runTune(int argc, char **argv) {
   int exitCode = 0;
   std::optional<ParsedArgs> args =
       parseCommand(argc, argv, "tune", kTuneUsage,
-                   {"--cols", "--rows", "--device"}, {}, exitCode);
+                   {"--cols", "--rows", "--device"}, {"--backward"}, exitCode);
   if (!args)
     return exitCode;
   bool ok = true;
@@ -53,10 +55,12 @@ int normc::tool::runTune(int argc, char **argv) {
   try {
     Runtime runtime(options);
     Norm norm = runtime.loadSpecFile(args->positional[0]);
-    llvm::outs() << "tuning " << norm.name() << " for [" << *rows << ", "
-                 << *cols << "] on " << runtime.deviceName() << "\n";
+    bool backward = args->has("--backward");
+    llvm::outs() << "tuning " << norm.name() << (backward ? " backward" : "")
+                 << " for [" << *rows << ", " << *cols << "] on "
+                 << runtime.deviceName() << "\n";
     llvm::outs() << llvm::format("  %-72s %10s\n", "schedule", "time (ms)");
-    TuneReport report = norm.tune(*cols, *rows, [](const TuneResult &result) {
+    auto show = [](const TuneResult &result) {
       if (result.milliseconds >= 0)
         llvm::outs() << llvm::format(
             "  %-72s %10.4f\n", result.schedule.c_str(), result.milliseconds);
@@ -65,7 +69,9 @@ int normc::tool::runTune(int argc, char **argv) {
                                      result.schedule.c_str(), "-",
                                      result.note.c_str());
       llvm::outs().flush();
-    });
+    };
+    TuneReport report = backward ? norm.tuneBackward(*cols, *rows, show)
+                                 : norm.tune(*cols, *rows, show);
     llvm::outs() << "winner: " << report.winner
                  << " (stored in the tuning database)\n";
   } catch (const std::exception &error) {

@@ -148,6 +148,10 @@ public:
   TuneReport
   tune(int64_t d, int64_t rows,
        const std::function<void(const TuneResult &)> &progress = {}) const;
+  /// tune() for the backward (statistics recomputed).
+  TuneReport tuneBackward(
+      int64_t d, int64_t rows,
+      const std::function<void(const TuneResult &)> &progress = {}) const;
 
   /// Made by Runtime::load*.
   explicit Norm(std::shared_ptr<NormState> state);

@@ -260,21 +260,35 @@ static void launchOn(Backend &backend, const LoadedKernel &kernel,
   backend.launch(kernel, b.args, stream);
 }
 
+/// Measures every candidate of `program`, stores the winner and uses it.
+static TuneReport
+tuneProgram(const NormState &state, const Program &program, int64_t d,
+            int64_t rows,
+            const std::function<void(const TuneResult &)> &progress) {
+  if (d < 1 || rows < 1)
+    throw Error("tuning needs d >= 1 and rows >= 1");
+  std::lock_guard serialize(state.compiling);
+  std::shared_ptr<LoadedKernel> winner;
+  TuneReport report =
+      tuneCandidates(*state.runtime->backend, *state.source, state.canonical,
+                     program, d, rows, winner, progress);
+  state.runtime->tuning->store(state.runtime->backend->deviceKey(),
+                               state.canonical, program, d, rows,
+                               *Schedule::parse(report.winner));
+  state.keep({program, d, rowsBucket(rows)}, winner, report.winner);
+  return report;
+}
+
 TuneReport
 Norm::tune(int64_t d, int64_t rows,
            const std::function<void(const TuneResult &)> &progress) const {
-  if (d < 1 || rows < 1)
-    throw Error("tuning needs d >= 1 and rows >= 1");
-  std::lock_guard serialize(state->compiling);
-  std::shared_ptr<LoadedKernel> winner;
-  TuneReport report =
-      tuneCandidates(*state->runtime->backend, *state->source, state->canonical,
-                     Program::forward(), d, rows, winner, progress);
-  state->runtime->tuning->store(state->runtime->backend->deviceKey(),
-                                state->canonical, Program::forward(), d, rows,
-                                *Schedule::parse(report.winner));
-  state->keep({Program::forward(), d, rowsBucket(rows)}, winner, report.winner);
-  return report;
+  return tuneProgram(*state, Program::forward(), d, rows, progress);
+}
+
+TuneReport Norm::tuneBackward(
+    int64_t d, int64_t rows,
+    const std::function<void(const TuneResult &)> &progress) const {
+  return tuneProgram(*state, Program::gradient(), d, rows, progress);
 }
 
 //===----------------------------------------------------------------------===//
