@@ -125,10 +125,6 @@ LogicalResult NormDeriveBackward::derive(SpecOp forward) {
   if (!acc)
     return forward.emitOpError("computes no statistics to differentiate");
   Block &body = forward.getBody().front();
-  OpBuilder b(forward);
-  auto backward = SpecOp::create(b, forward.getLoc(),
-                                 (forward.getSymName() + "_backward").str());
-  b.setInsertionPointToStart(&backward.getBody().emplaceBlock());
   // What the forward stores: `y`, `residual_out`, the saved statistics.
   llvm::StringMap<OutputOp> outputs;
   for (auto out : body.getOps<OutputOp>())
@@ -139,8 +135,6 @@ LogicalResult NormDeriveBackward::derive(SpecOp forward) {
   };
   if (!outputValue("y"))
     return forward.emitOpError("stores no 'y' to differentiate");
-  BackwardBuilder vjp(
-      b, acc, cast<RankedTensorType>(outputValue("y").getType()).getShape());
   // A saved statistic (f32, as a forward with save_stats stores it)
   // replaces the op computing it.
   llvm::MapVector<Operation *, StringRef> saved; // in program order
@@ -154,6 +148,18 @@ LogicalResult NormDeriveBackward::derive(SpecOp forward) {
                << name << "' statistic; saved statistics name one each";
       saved[&op] = name;
     }
+
+  // Built next to the forward, which it replaces once it is complete.
+  OpBuilder b(forward);
+  auto backward = SpecOp::create(b, forward.getLoc(),
+                                 (forward.getSymName() + "_backward").str());
+  b.setInsertionPointToStart(&backward.getBody().emplaceBlock());
+  auto abandon = [&]() {
+    backward.erase();
+    return failure();
+  };
+  BackwardBuilder vjp(
+      b, acc, cast<RankedTensorType>(outputValue("y").getType()).getShape());
 
   // The forward values, recomputed; the inputs first, in their order, then
   // the seeds and saved statistics.
@@ -200,11 +206,13 @@ LogicalResult NormDeriveBackward::derive(SpecOp forward) {
                       [&](Value r) { return bool(vjp.cotangent(r)); }))
       continue;
     auto rule = dyn_cast<VjpOpInterface>(op);
-    if (!rule)
-      return op->emitOpError("receives a gradient but has no derivative rule "
-                             "(VjpOpInterface)");
+    if (!rule) {
+      op->emitOpError("receives a gradient but has no derivative rule "
+                      "(VjpOpInterface)");
+      return abandon();
+    }
     if (failed(rule.buildVjp(vjp)))
-      return failure();
+      return abandon();
   }
 
   // The gradients of the inputs, rounded to their storage types, and of
@@ -215,8 +223,10 @@ LogicalResult NormDeriveBackward::derive(SpecOp forward) {
     Value v = op->getResult(0);
     StringRef name = op->getAttrOfType<StringAttr>("name").getValue();
     Value grad = vjp.cotangent(v);
-    if (!grad)
-      return op->emitOpError("receives no gradient");
+    if (!grad) {
+      op->emitOpError("receives no gradient");
+      return abandon();
+    }
     auto type = cast<RankedTensorType>(v.getType());
     if (isa<InputOp>(op) && // rounded to the input type
         cast<RankedTensorType>(grad.getType()).getElementType() !=
