@@ -12,18 +12,21 @@ static const char kUsage[] = R"(normc: a compiler for normalization layers
 usage:
   normc check   SPEC.toml                 validate; prints nothing on success
   normc compile INPUT --emit=STAGE [--arch=sm_XX] [--cols=D] [-o FILE]
-                                          INPUT is a spec (.toml) or IR (.mlir)
+                [--backward]              INPUT is a spec (.toml) or IR (.mlir)
   normc run     SPEC.toml --x X.npy [--residual R.npy] [--gamma G.npy]
                 [--beta B.npy] --out DIR [--device=auto|cpu|cuda] [--check]
                                           run the generated kernel on .npy data
+  normc run     SPEC.toml --backward --x X.npy --dy DY.npy [...] --out DIR
+                                          dx, dgamma, dbeta (normc run --help)
   normc tune    SPEC.toml --cols=D --rows=R [--device=auto|cpu|cuda]
-                                          measure every schedule, keep the best
+                [--backward]              measure every schedule, keep the best
   normc --version
   normc COMMAND --help                    options of one command
 
 stages (--emit), in pipeline order:
   mlir      the spec-level IR (norm dialect)
-  lowered   the schedule-level IR (sched dialect), just before emission
+  sched     the row-level sched IR with its schedule
+  lowered   the kernel-level sched IR: loops, storage, reductions, barriers
   cuda      CUDA C++ source (default)
   ptx       PTX from NVRTC
   cubin     a CUBIN from NVRTC (written to NAME.cubin unless -o is given)
