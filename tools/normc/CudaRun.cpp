@@ -48,8 +48,14 @@ RunOutputs normc::tool::runSpecOnCuda(const std::string &specPath,
   Runtime runtime(options);
   Norm norm = runtime.loadSpecFile(specPath);
   RunOutputs out;
-  if (in.rows == 0)
+  if (in.rows == 0) {
+    // Nothing to launch: no rows give no dx and all-zero parameter sums.
+    if (program.backward && spec.gain.value)
+      out.dgamma.assign(in.d, 0.0);
+    if (program.backward && spec.bias.value)
+      out.dbeta.assign(in.d, 0.0);
     return out;
+  }
   size_t cells = size_t(in.rows) * size_t(in.d);
   DeviceArrays device;
   auto back = [&](const void *p, size_t count, dsl::DType type) {

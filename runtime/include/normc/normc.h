@@ -132,9 +132,11 @@ public:
   /// missing or inconsistent arguments. On CUDA, backward calls of one Norm
   /// on several streams at once share a workspace: give each stream a Norm.
   void backward(const BackwardArgs &a, void *stream = nullptr) const;
-  /// The backward's schedule candidates for d, and backward() with one of
-  /// them instead of the tuned one.
-  std::vector<std::string> backwardSchedules(int64_t d) const;
+  /// The backward's schedule candidates for d (of the kernels that read
+  /// saved statistics or dresidualOut when asked), and backward() with one
+  /// of them instead of the tuned one.
+  std::vector<std::string> backwardSchedules(int64_t d, bool savedStats = false,
+                                             bool dresidualOut = false) const;
   void backwardWith(const std::string &schedule, const BackwardArgs &a,
                     void *stream = nullptr) const;
 

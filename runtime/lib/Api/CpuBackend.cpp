@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 
 using namespace normc;
 using namespace normc::api;
@@ -83,14 +84,18 @@ public:
         workspace.emplace_back(bytes);
         all.buffers[name] = workspace.back().data();
       }
+      // Every argument checked before the first kernel writes anything.
+      std::vector<std::unique_ptr<PackedArgs>> packed;
       for (const KernelLaunch &step : plan) {
-        const KernelLaunchInfo &info = infos[step.kernel];
         all.rows = step.rows;
-        PackedArgs packed(info, all);
-        cpu::launch(kernel.entries[step.kernel],
-                    {static_cast<unsigned>(step.grid), 1, 1},
+        packed.push_back(std::make_unique<PackedArgs>(infos[step.kernel], all));
+      }
+      for (size_t i = 0; i < plan.size(); ++i) {
+        const KernelLaunchInfo &info = infos[plan[i].kernel];
+        cpu::launch(kernel.entries[plan[i].kernel],
+                    {static_cast<unsigned>(plan[i].grid), 1, 1},
                     {static_cast<unsigned>(info.blockSize), 1, 1},
-                    info.dynamicSharedBytes(args.cols), packed.data());
+                    info.dynamicSharedBytes(args.cols), packed[i]->data());
       }
     } catch (const std::exception &error) {
       throw Error(std::string("CPU device: ") + error.what());

@@ -12,6 +12,7 @@
 #include "normc/Runtime/DiskCache.h"
 #include "normc/Runtime/Nvrtc.h"
 
+#include <memory>
 #include <mutex>
 
 using namespace normc;
@@ -55,9 +56,8 @@ public:
       size_t shared = info.dynamicSharedBytes(d);
       if (shared > device.sharedPerBlockOptin)
         throw Error("schedule " + candidate.schedule.str() + " needs " +
-                    std::to_string(shared) +
-                    " bytes of shared memory at d = " + std::to_string(d) +
-                    "; the GPU has " +
+                    std::to_string(shared) + " bytes of shared memory at d = " +
+                    std::to_string(d) + "; the GPU has " +
                     std::to_string(device.sharedPerBlockOptin));
     }
     const std::string &name = candidate.kernels.front().name;
@@ -123,14 +123,19 @@ public:
         }
         all.buffers[partials[i].first] = kernel.workspace[i].get();
       }
+      // Every argument checked before the first kernel writes anything.
+      std::vector<std::unique_ptr<PackedArgs>> packed;
       for (const KernelLaunch &step : plan) {
-        const KernelLaunchInfo &info = infos[step.kernel];
         all.rows = step.rows;
-        PackedArgs packed(info, all);
-        cuda::launch(kernel.functions[step.kernel],
-                     static_cast<unsigned>(step.grid),
+        packed.push_back(std::make_unique<PackedArgs>(infos[step.kernel], all));
+      }
+      for (size_t i = 0; i < plan.size(); ++i) {
+        const KernelLaunchInfo &info = infos[plan[i].kernel];
+        cuda::launch(kernel.functions[plan[i].kernel],
+                     static_cast<unsigned>(plan[i].grid),
                      static_cast<unsigned>(info.blockSize),
-                     info.dynamicSharedBytes(args.cols), packed.data(), stream);
+                     info.dynamicSharedBytes(args.cols), packed[i]->data(),
+                     stream);
       }
     } catch (const std::exception &error) {
       throw Error(error.what());

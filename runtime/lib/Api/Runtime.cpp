@@ -202,8 +202,10 @@ void Norm::backward(const BackwardArgs &a, void *stream) const {
            stream);
 }
 
-std::vector<std::string> Norm::backwardSchedules(int64_t d) const {
-  return scheduleTexts(*state->source, Program::gradient(), d);
+std::vector<std::string> Norm::backwardSchedules(int64_t d, bool savedStats,
+                                                 bool dresidualOut) const {
+  return scheduleTexts(*state->source,
+                       Program::gradient(savedStats, dresidualOut), d);
 }
 
 void Norm::backwardWith(const std::string &schedule, const BackwardArgs &a,

@@ -137,12 +137,13 @@ norm.spec @reduce_changes_type {
 %x = norm.input "x" : tensor<?x8xf32>
 // expected-error @+1 {{result has 4 features, operand has 8}}
 %s = norm.sum_rows %x : tensor<?x8xf32> -> tensor<4xf32>
+norm.output "dgamma", %s : tensor<4xf32>
 
 // -----
 
 norm.spec @sum_rows_used {
   %x = norm.input "x" : tensor<?x8xf32>
-  // expected-error @+1 {{result can only be stored (norm.output)}}
+  // expected-error @+1 {{result must be stored once (norm.output)}}
   %s = norm.sum_rows %x : tensor<?x8xf32> -> tensor<8xf32>
   %m = norm.map %x, %s : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32> {
   ^bb0(%a: f32, %b: f32):
@@ -162,4 +163,13 @@ norm.spec @map_features_as_stats {
     norm.yield %a : f32
   }
   norm.output "dx", %m : tensor<?x8xf32>
+}
+
+// -----
+
+norm.spec @sum_rows_not_stored {
+  %x = norm.input "x" : tensor<?x8xf32>
+  // expected-error @+1 {{result must be stored once (norm.output)}}
+  %s = norm.sum_rows %x : tensor<?x8xf32> -> tensor<8xf32>
+  norm.output "x", %x : tensor<?x8xf32>
 }

@@ -22,7 +22,7 @@
 // LOOPS:             arith.mulf
 // LOOPS-NOT:     sched.barrier
 // LOOPS-LABEL: sched.kernel @dgamma_finish
-// LOOPS:         sched.sum_partials
+// LOOPS:         sched.sum_partials %{{.*}} into %{{.*}} compensated
 
 // CUDA: // Launch sequence (one stream, in this order): dgamma_partials dgamma_finish
 // CUDA-LABEL: NORMC_KERNEL(128, dgamma_partials)(const __nv_bfloat16 *x, long long x_stride, const __nv_bfloat16 *dy, long long dy_stride, float *partials, long long rows, int cols)
@@ -34,8 +34,8 @@
 // CUDA-NOT: __syncthreads
 // CUDA-LABEL: NORMC_KERNEL(128, dgamma_finish)(const float *partials, __nv_bfloat16 *dgamma, long long rows, int cols)
 // CUDA:     for (long long b = 0; b < rows; ++b)
-// CUDA:       t += partials[b * d + f];
-// CUDA:     dgamma[f] = NORMC_CVT(__nv_bfloat16, t);
+// CUDA:       normc_add_compensated(t, t_carry, partials[b * d + f]);
+// CUDA:     dgamma[f] = NORMC_CVT(__nv_bfloat16, normc_compensated_total(t, t_carry));
 
 // PTX: .visible .entry dgamma_partials(
 // PTX: .visible .entry dgamma_finish(
@@ -56,5 +56,5 @@ sched.kernel @dgamma_partials accumulate(f32) schedule(#sched.schedule<row_group
 sched.kernel @dgamma_finish accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 1, row_storage = global>) attributes {launch_order = 1} {
   %p = sched.buffer "partials" : !sched.partials<f32>
   %out = sched.buffer "dgamma" : !sched.features<bf16>
-  sched.sum_partials %p into %out : !sched.partials<f32>, !sched.features<bf16>
+  sched.sum_partials %p into %out compensated : !sched.partials<f32>, !sched.features<bf16>
 }

@@ -208,8 +208,11 @@ void SpecLowering::buildFinishKernel(sched::KernelOp kernel) {
     dests.push_back(
         sched::BufferOp::create(b, out.getLoc(), type, out.getName()));
   }
+  // There may be as many partial rows as rows: compensated in f32, as the
+  // row reductions are.
   for (auto [from, dest] : llvm::zip(partials, dests))
-    sched::SumPartialsOp::create(b, kernel.getLoc(), from, dest);
+    sched::SumPartialsOp::create(b, kernel.getLoc(), from, dest,
+                                 /*compensated=*/acc.isF32());
 }
 
 void SpecLowering::storeOutput(norm::OutputOp out, Value buffer) {

@@ -521,9 +521,19 @@ void KernelEmitter::print(SumPartialsOp op) {
         "gridDim.x * blockDim.x) {\n";
   os.indent();
   os << typeName(acc) << " t = " << literal(acc, 0.0) << ";\n";
-  os << "for (long long b = 0; b < rows; ++b)\n";
-  os << "  t += " << partials << "[b * d + f];\n";
-  os << bufferName(op.getDest()) << "[f] = " << cvt(element, "t") << ";\n";
+  if (op.getCompensated()) {
+    os << typeName(acc) << " t_carry = " << literal(acc, 0.0) << ";\n";
+    os << "for (long long b = 0; b < rows; ++b)\n";
+    os << "  normc_add_compensated(t, t_carry, " << partials
+       << "[b * d + f]);\n";
+    os << bufferName(op.getDest())
+       << "[f] = " << cvt(element, "normc_compensated_total(t, t_carry)")
+       << ";\n";
+  } else {
+    os << "for (long long b = 0; b < rows; ++b)\n";
+    os << "  t += " << partials << "[b * d + f];\n";
+    os << bufferName(op.getDest()) << "[f] = " << cvt(element, "t") << ";\n";
+  }
   close();
 }
 

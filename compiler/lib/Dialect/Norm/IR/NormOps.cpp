@@ -223,10 +223,11 @@ LogicalResult ReduceOp::verify() {
 
 LogicalResult SumRowsOp::verify() {
   // The sum is finished by a kernel of its own, which stores it.
-  for (Operation *user : getResult().getUsers())
-    if (!isa<OutputOp>(user))
-      return emitOpError("result can only be stored (norm.output): the sum "
-                         "over rows is finished by a later kernel");
+  if (!getResult().hasOneUse() ||
+      !isa<OutputOp>(*getResult().getUsers().begin()))
+    return emitOpError("result must be stored once (norm.output) and not "
+                       "used otherwise: the sum over rows is finished by a "
+                       "later kernel");
   if (getInput().getType().getDimSize(1) != getType().getDimSize(0))
     return emitOpError("result has ")
            << getType().getDimSize(0) << " features, operand has "

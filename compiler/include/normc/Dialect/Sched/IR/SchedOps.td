@@ -199,12 +199,14 @@ def Sched_SumPartialsOp : Sched_Op<"sum_partials", [HasParent<"KernelOp">]> {
     The whole body of a kernel that runs after the one that wrote the
     partials: its `rows` argument is the number of partial rows. Threads
     stride over the features; each adds the partial rows in increasing
-    order and rounds once to the output's type.
+    order (`compensated`: with TwoSum's error terms, as a compensated
+    sched.accumulator) and rounds once to the output's type.
   }];
   let arguments = (ins Arg<Sched_PartialsType, "", [MemRead]>:$partials,
-                       Arg<Sched_FeaturesType, "", [MemWrite]>:$dest);
+                       Arg<Sched_FeaturesType, "", [MemWrite]>:$dest,
+                       UnitAttr:$compensated);
   let assemblyFormat = [{
-    $partials `into` $dest attr-dict `:` qualified(type($partials)) `,`
+    $partials `into` $dest (`compensated` $compensated^)? attr-dict `:` qualified(type($partials)) `,`
     qualified(type($dest))
   }];
   let hasVerifier = 1;
