@@ -93,16 +93,16 @@ void BM_LlamaRmsNormBackward_FixedD(benchmark::State &state) {
       {"x", x.data()},           {"dy", dy.data()},
       {"gamma", gamma.data()},   {"dx", dx.data()},
       {"dgamma", dgamma.data()}, {"dgamma_partials", partials.data()}};
+  std::vector<std::unique_ptr<PackedArgs>> packed =
+      packLaunches(module->kernels, plan, args);
   cpu::LaunchOptions options;
   options.hostThreads = 1;
   for (auto _ : state)
-    for (const KernelLaunch &step : plan) {
-      const KernelLaunchInfo &info = module->kernels[step.kernel];
-      args.rows = step.rows;
-      PackedArgs packed(info, args);
-      cpu::launch(cpuModule.kernel(info.name), {unsigned(step.grid), 1, 1},
+    for (size_t i = 0; i < plan.size(); ++i) {
+      const KernelLaunchInfo &info = module->kernels[plan[i].kernel];
+      cpu::launch(cpuModule.kernel(info.name), {unsigned(plan[i].grid), 1, 1},
                   {unsigned(info.blockSize), 1, 1},
-                  info.dynamicSharedBytes(kCols), packed.data(), options);
+                  info.dynamicSharedBytes(kCols), packed[i]->data(), options);
     }
   int64_t perElement = rowBytesPerElement(module->kernels);
   state.SetBytesProcessed(state.iterations() * perElement * kRows * kCols);

@@ -53,3 +53,14 @@ PackedArgs::PackedArgs(const KernelLaunchInfo &info, const KernelArgs &args)
     }
   }
 }
+
+std::vector<std::unique_ptr<PackedArgs>>
+normc::packLaunches(const std::vector<KernelLaunchInfo> &sequence,
+                    const std::vector<KernelLaunch> &plan, KernelArgs args) {
+  std::vector<std::unique_ptr<PackedArgs>> packed;
+  for (const KernelLaunch &step : plan) {
+    args.rows = step.rows;
+    packed.push_back(std::make_unique<PackedArgs>(sequence[step.kernel], args));
+  }
+  return packed;
+}

@@ -85,11 +85,8 @@ public:
         all.buffers[name] = workspace.back().data();
       }
       // Every argument checked before the first kernel writes anything.
-      std::vector<std::unique_ptr<PackedArgs>> packed;
-      for (const KernelLaunch &step : plan) {
-        all.rows = step.rows;
-        packed.push_back(std::make_unique<PackedArgs>(infos[step.kernel], all));
-      }
+      std::vector<std::unique_ptr<PackedArgs>> packed =
+          packLaunches(infos, plan, all);
       for (size_t i = 0; i < plan.size(); ++i) {
         const KernelLaunchInfo &info = infos[plan[i].kernel];
         cpu::launch(kernel.entries[plan[i].kernel],

@@ -84,14 +84,10 @@ RunOutputs normc::runModuleOnCpu(const dsl::Spec &spec,
   int64_t xStride = in.xStride ? in.xStride : in.d;
   int64_t residualStride = in.residualStride ? in.residualStride : in.d;
   const std::map<std::string, std::pair<const double *, int64_t>> inputs = {
-      {"x", {in.x, xStride}},
-      {"residual", {in.residual, residualStride}},
-      {"gamma", {in.gamma, 0}},
-      {"beta", {in.beta, 0}},
-      {"dy", {in.dy, 0}},
-      {"dresidual_out", {in.dresidualOut, 0}},
-      {"mean", {in.mean, 0}},
-      {"rstd", {in.rstd, 0}}};
+      {"x", {in.x, xStride}},   {"residual", {in.residual, residualStride}},
+      {"gamma", {in.gamma, 0}}, {"beta", {in.beta, 0}},
+      {"dy", {in.dy, 0}},       {"dresidual_out", {in.dresidualOut, 0}},
+      {"mean", {in.mean, 0}},   {"rstd", {in.rstd, 0}}};
   std::vector<KernelLaunch> plan = planLaunches(kernels, in.rows, in.d);
   size_t partials = static_cast<size_t>(partialRows(kernels, plan));
 
@@ -106,22 +102,21 @@ RunOutputs normc::runModuleOnCpu(const dsl::Spec &spec,
       int64_t stride = input != inputs.end() && input->second.second
                            ? input->second.second
                            : in.d;
-      size_t count = p.kind == KernelParam::Kind::Features  ? d
-                     : p.kind == KernelParam::Kind::Stats   ? rows
+      size_t count = p.kind == KernelParam::Kind::Features   ? d
+                     : p.kind == KernelParam::Kind::Stats    ? rows
                      : p.kind == KernelParam::Kind::Partials ? partials * d
                                                              : rows * stride;
       int shift = p.kind == KernelParam::Kind::Stats ? 0 : misalign;
       if (p.written)
         buffers.emplace(p.name, poisoned(p.elementType, count, shift));
       else if (input != inputs.end())
-        buffers.emplace(p.name, HostBuffer(p.elementType,
-                                           need(input->second.first, p.name,
-                                                count),
-                                           count, shift));
+        buffers.emplace(p.name,
+                        HostBuffer(p.elementType,
+                                   need(input->second.first, p.name, count),
+                                   count, shift));
       else
-        throw std::runtime_error("kernel '" + info.name +
-                                 "' reads a buffer '" + p.name +
-                                 "' that a spec run has no data for");
+        throw std::runtime_error("kernel '" + info.name + "' reads a buffer '" +
+                                 p.name + "' that a spec run has no data for");
     }
 
   KernelArgs args;
@@ -130,14 +125,15 @@ RunOutputs normc::runModuleOnCpu(const dsl::Spec &spec,
     args.buffers[name] = buffer.data();
   args.strides["x"] = xStride;
   args.strides["residual"] = residualStride;
-  for (const KernelLaunch &launch : plan) {
-    const KernelLaunchInfo &info = kernels[launch.kernel];
-    args.rows = launch.rows;
-    PackedArgs packed(info, args);
+  std::vector<std::unique_ptr<PackedArgs>> packed =
+      packLaunches(kernels, plan, args);
+  for (size_t i = 0; i < plan.size(); ++i) {
+    const KernelLaunchInfo &info = kernels[plan[i].kernel];
     cpu::launch(module.kernel(info.name),
-                cpu::Dim3{static_cast<unsigned>(launch.grid), 1, 1},
+                cpu::Dim3{static_cast<unsigned>(plan[i].grid), 1, 1},
                 cpu::Dim3{static_cast<unsigned>(info.blockSize), 1, 1},
-                info.dynamicSharedBytes(in.d), packed.data(), options.launch);
+                info.dynamicSharedBytes(in.d), packed[i]->data(),
+                options.launch);
   }
 
   RunOutputs out;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,13 @@ private:
   std::vector<uint64_t> slots;
   std::vector<void *> pointers;
 };
+
+/// The packed arguments of every launch of a plan (planLaunches), built
+/// before any kernel runs so that a bad argument writes nothing. Throws as
+/// PackedArgs does.
+std::vector<std::unique_ptr<PackedArgs>>
+packLaunches(const std::vector<KernelLaunchInfo> &sequence,
+             const std::vector<KernelLaunch> &plan, KernelArgs args);
 
 } // namespace normc
 
