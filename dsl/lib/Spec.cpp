@@ -34,6 +34,18 @@ std::string_view toString(EpsilonPlacement p) {
   return p == EpsilonPlacement::OutsideSqrt ? "outside_sqrt" : "inside_sqrt";
 }
 
+std::string_view toString(NormalizedRounding r) {
+  switch (r) {
+  case NormalizedRounding::Accumulate:
+    return "accumulate";
+  case NormalizedRounding::Input:
+    return "input";
+  case NormalizedRounding::Params:
+    return "params";
+  }
+  return "accumulate";
+}
+
 std::optional<DType> parseDType(std::string_view s) {
   for (DType t : {DType::F32, DType::F64, DType::F16, DType::BF16})
     if (toString(t) == s)
@@ -53,6 +65,15 @@ std::optional<EpsilonPlacement> parseEpsilonPlacement(std::string_view s) {
        {EpsilonPlacement::InsideSqrt, EpsilonPlacement::OutsideSqrt})
     if (toString(p) == s)
       return p;
+  return std::nullopt;
+}
+
+std::optional<NormalizedRounding> parseNormalizedRounding(std::string_view s) {
+  for (NormalizedRounding r :
+       {NormalizedRounding::Accumulate, NormalizedRounding::Input,
+        NormalizedRounding::Params})
+    if (toString(r) == s)
+      return r;
   return std::nullopt;
 }
 
@@ -113,6 +134,18 @@ static std::string tomlString(std::string_view s) {
 
 static const char *tomlBool(bool b) { return b ? "true" : "false"; }
 
+std::optional<DType> Spec::normalizedType() const {
+  switch (normalized.value) {
+  case NormalizedRounding::Accumulate:
+    return std::nullopt;
+  case NormalizedRounding::Input:
+    return input.value;
+  case NormalizedRounding::Params:
+    return params.value;
+  }
+  return std::nullopt;
+}
+
 std::string Spec::canonical() const {
   std::string out;
   auto line = [&out](std::string_view key, std::string_view value) {
@@ -133,6 +166,7 @@ std::string Spec::canonical() const {
   line("gain", tomlBool(gain.value));
   line("gain_offset", tomlFloat(gainOffset.value));
   line("bias", tomlBool(bias.value));
+  line("normalized", str(normalized.value));
   out += "\n[dtypes]\n";
   line("input", str(input.value));
   line("output", str(output.value));

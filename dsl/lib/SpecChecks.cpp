@@ -25,6 +25,12 @@ void checkSpec(const Spec &spec, std::vector<Diagnostic> &diags) {
     error(spec.gainOffset.loc, "'gain_offset' must be 0 when 'gain = false' "
                                "(the offset is added to gamma)");
 
+  if (spec.normalized.value == NormalizedRounding::Params && !spec.gain.value &&
+      !spec.bias.value)
+    error(spec.normalized.loc,
+          "'normalized' can be \"params\" only with a gain or a bias (there "
+          "are no params to round to)");
+
   switch (spec.accumulate.value) {
   case DType::F16:
     diags.push_back({Severity::Warning, spec.accumulate.loc,

@@ -33,7 +33,8 @@ template <typename E> struct EnumKey {
 };
 
 using KeyKind = std::variant<BoolKey, NumberKey, EnumKey<Variance>,
-                             EnumKey<EpsilonPlacement>, EnumKey<DType>>;
+                             EnumKey<EpsilonPlacement>,
+                             EnumKey<NormalizedRounding>, EnumKey<DType>>;
 
 struct KeySchema {
   std::string_view name;

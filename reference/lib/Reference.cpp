@@ -10,6 +10,7 @@
 #include "ForwardRow.h"
 
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -114,8 +115,11 @@ Outputs evaluate(const dsl::Spec &spec, const Inputs &in) {
     if (!out.rstd.empty())
       out.rstd[row] = st.rstd;
 
+    const std::optional<dsl::DType> rounded = spec.normalizedType();
     for (int64_t i = 0; i < d; ++i) {
       double v = (h[i] - st.mean) * st.rstd;
+      if (rounded)
+        v = roundTo(*rounded, v);
       if (spec.gain.value)
         v *= spec.gainOffset.value + in.gamma[i];
       if (spec.bias.value)

@@ -21,8 +21,8 @@ namespace normc::test {
 /// The shipped specs, and the d x rows matrix (with rotating lane orders)
 /// that the forward and the gradient suites run them over.
 inline constexpr const char *kShippedSpecs[] = {
-    "layernorm",  "llama_rmsnorm",     "gemma_rmsnorm",    "prmsnorm",
-    "t5_rmsnorm", "fused_add_rmsnorm", "partial_layernorm"};
+    "layernorm",    "llama_rmsnorm",     "gemma_rmsnorm",    "prmsnorm",
+    "t5_layernorm", "fused_add_rmsnorm", "partial_layernorm"};
 inline constexpr int64_t kSuiteCols[] = {1,    7,    64,    127,  1000,
                                          4096, 4097, 12288, 65536};
 inline constexpr int64_t kSuiteRows[] = {0, 1, 3, 257};

@@ -103,9 +103,12 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> cols) {
         norm::RstdOp::create(b, loc(spec.epsilon.loc), stats, moment,
                              b.getF64FloatAttr(spec.epsilon.value), placement);
   }
+  TypeAttr rounded;
+  if (auto t = spec.normalizedType())
+    rounded = TypeAttr::get(elementType(*t));
   Value y = norm::NormalizeOp::create(
       b, loc(spec.output.loc), rowsOf(spec.output.value), h, mean, rstd, gamma,
-      beta, b.getF64FloatAttr(spec.gainOffset.value));
+      beta, b.getF64FloatAttr(spec.gainOffset.value), rounded);
 
   // Outputs, in argument order. Saved statistics are always f32.
   norm::OutputOp::create(b, loc(spec.output.loc), "y", y);

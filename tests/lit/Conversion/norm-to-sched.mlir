@@ -120,3 +120,25 @@ norm.spec @gemma {
   %y = norm.normalize %x rstd %r gain %g {gain_offset = 1.0 : f64} : (tensor<?x8xf16>, tensor<?xbf16>, tensor<8xf16>) -> tensor<?x8xf16>
   norm.output "y", %y : tensor<?x8xf16>
 }
+
+// -----
+
+// T5LayerNorm: n = x * r is rounded to the params type and back before the
+// gain multiplies it; the output is rounded once more.
+// CHECK-LABEL: sched.kernel @t5 cols(8) accumulate(f32) {
+// CHECK:         sched.map %{{.*}}, %{{.*}} : (!sched.row<f32>, !sched.features<bf16>) -> !sched.row<f32> {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[G:.*]]: bf16):
+// CHECK-NEXT:      %[[N:.*]] = arith.mulf %[[X]], %{{.*}} : f32
+// CHECK-NEXT:      %[[NB:.*]] = arith.truncf %[[N]] : f32 to bf16
+// CHECK-NEXT:      %[[NR:.*]] = arith.extf %[[NB]] : bf16 to f32
+// CHECK-NEXT:      %[[G32:.*]] = arith.extf %[[G]] : bf16 to f32
+// CHECK-NEXT:      %[[Y:.*]] = arith.mulf %[[NR]], %[[G32]] : f32
+// CHECK-NEXT:      sched.yield %[[Y]] : f32
+norm.spec @t5 {
+  %x = norm.input "x" : tensor<?x8xf32>
+  %g = norm.param "gamma" : tensor<8xbf16>
+  %s = norm.moment %x fraction 1.0 variance biased : tensor<?x8xf32> -> tensor<?xf32>
+  %r = norm.rstd %s epsilon 1.0e-6 placement inside_sqrt : tensor<?xf32>
+  %y = norm.normalize %x rstd %r gain %g rounded to bf16 : (tensor<?x8xf32>, tensor<?xf32>, tensor<8xbf16>) -> tensor<?x8xf32>
+  norm.output "y", %y : tensor<?x8xf32>
+}

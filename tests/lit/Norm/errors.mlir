@@ -173,3 +173,14 @@ norm.spec @sum_rows_not_stored {
   %s = norm.sum_rows %x : tensor<?x8xf32> -> tensor<8xf32>
   norm.output "x", %x : tensor<?x8xf32>
 }
+
+// -----
+
+norm.spec @rounded_to_a_non_storage_type {
+  %x = norm.input "x" : tensor<?x8xf32>
+  %s = norm.moment %x fraction 1.0 variance biased : tensor<?x8xf32> -> tensor<?xf32>
+  %r = norm.rstd %s epsilon 1.0e-6 placement inside_sqrt : tensor<?xf32>
+  // expected-error @+1 {{attribute 'normalized_type' failed to satisfy constraint}}
+  %y = norm.normalize %x rstd %r rounded to f64 : (tensor<?x8xf32>, tensor<?xf32>) -> tensor<?x8xf32>
+  norm.output "y", %y : tensor<?x8xf32>
+}

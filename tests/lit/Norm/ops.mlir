@@ -41,6 +41,18 @@ norm.spec @fused_add_prms {
   norm.output "rstd", %wide : tensor<?xf64>
 }
 
+// LlamaRMSNorm's rounding: n rounded to the input type before the gain.
+// CHECK-LABEL: norm.spec @rounded_normalized
+// CHECK:         norm.normalize %{{.*}} rstd %{{.*}} gain %{{.*}} rounded to bf16 : (tensor<?x64xbf16>, tensor<?xf32>, tensor<64xbf16>) -> tensor<?x64xbf16>
+norm.spec @rounded_normalized {
+  %x = norm.input "x" : tensor<?x64xbf16>
+  %g = norm.param "gamma" : tensor<64xbf16>
+  %s = norm.moment %x fraction 1.0 variance biased : tensor<?x64xbf16> -> tensor<?xf32>
+  %r = norm.rstd %s epsilon 1.0e-6 placement inside_sqrt : tensor<?xf32>
+  %y = norm.normalize %x rstd %r gain %g rounded to bf16 : (tensor<?x64xbf16>, tensor<?xf32>, tensor<64xbf16>) -> tensor<?x64xbf16>
+  norm.output "y", %y : tensor<?x64xbf16>
+}
+
 // The generic ops a backward is built of.
 // CHECK-LABEL: norm.spec @generic
 // CHECK:         %[[M:.*]] = norm.map %{{.*}}, %{{.*}} stats(%{{.*}} : tensor<?xf32>) fraction 5.000000e-01 : (tensor<?x8xbf16>, tensor<8xbf16>) -> tensor<?x8xf32> {

@@ -41,6 +41,7 @@ placement = "inside_sqrt"
 gain = true
 gain_offset = 0.0
 bias = false
+normalized = "accumulate"
 
 [dtypes]
 input = "f32"
@@ -99,6 +100,7 @@ TEST(Canonical, EveryKeyChangesTheText) {
       "[affine]\ngain = false\n",
       "[affine]\ngain_offset = 1.0\n",
       "[affine]\nbias = true\n",
+      "[affine]\nnormalized = \"input\"\n",
       "[dtypes]\ninput = \"bf16\"\n",
       "[dtypes]\noutput = \"f16\"\n",
       "[dtypes]\nparams = \"bf16\"\n",

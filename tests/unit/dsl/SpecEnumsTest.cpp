@@ -37,6 +37,15 @@ TEST(SpecEnums, PlacementSpellingsRoundTrip) {
   EXPECT_EQ(parseEpsilonPlacement("inside"), std::nullopt);
 }
 
+TEST(SpecEnums, NormalizedRoundingSpellingsRoundTrip) {
+  for (NormalizedRounding r :
+       {NormalizedRounding::Accumulate, NormalizedRounding::Input,
+        NormalizedRounding::Params})
+    EXPECT_EQ(parseNormalizedRounding(toString(r)), r);
+  EXPECT_EQ(toString(NormalizedRounding::Input), "input");
+  EXPECT_EQ(parseNormalizedRounding("output"), std::nullopt);
+}
+
 TEST(SpecEnums, ByteWidth) {
   EXPECT_EQ(byteWidth(DType::F64), 8u);
   EXPECT_EQ(byteWidth(DType::F32), 4u);

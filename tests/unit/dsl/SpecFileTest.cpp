@@ -124,6 +124,7 @@ TEST(ShippedSpecs, LlamaRMSNorm) {
   EXPECT_TRUE(s.gain.value);
   EXPECT_EQ(s.gainOffset.value, 0.0);
   EXPECT_FALSE(s.bias.value);
+  EXPECT_EQ(s.normalized.value, NormalizedRounding::Input);
   EXPECT_EQ(s.input.value, DType::BF16);
   EXPECT_EQ(s.output.value, DType::BF16);
   EXPECT_EQ(s.params.value, DType::BF16);
@@ -148,9 +149,10 @@ TEST(ShippedSpecs, PRMSNorm) {
   EXPECT_EQ(s.input.value, DType::F32);
 }
 
-TEST(ShippedSpecs, T5RMSNorm) {
-  Spec s = readShipped("t5_rmsnorm");
+TEST(ShippedSpecs, T5LayerNorm) {
+  Spec s = readShipped("t5_layernorm");
   EXPECT_FALSE(s.center.value);
+  EXPECT_EQ(s.normalized.value, NormalizedRounding::Params);
   EXPECT_EQ(s.epsilon.value, 1e-6);
   EXPECT_FALSE(s.bias.value);
   EXPECT_EQ(s.accumulate.value, DType::F32);

@@ -347,6 +347,8 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
                     t = arith::SubFOp::create(b, loc, t, mean);
                   if (rstd)
                     t = arith::MulFOp::create(b, loc, t, rstd);
+                  if (auto rounded = normalize.getNormalizedType())
+                    t = convert(loc, convert(loc, t, *rounded), acc);
                   unsigned next = 1;
                   if (normalize.getGain()) {
                     Value g = convert(loc, f[next++], acc);

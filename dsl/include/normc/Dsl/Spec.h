@@ -21,14 +21,20 @@ namespace normc::dsl {
 enum class DType { F32, F64, F16, BF16 };
 enum class Variance { Biased, Unbiased };
 enum class EpsilonPlacement { InsideSqrt, OutsideSqrt };
+/// Where n = (h - mean) * rstd is rounded before the gain (affine.normalized):
+/// not at all, to the input type (LlamaRMSNorm) or to the params type
+/// (T5LayerNorm).
+enum class NormalizedRounding { Accumulate, Input, Params };
 
 /// Spelling used in specs and MLIR: "f32", "f64", "f16", "bf16".
 std::string_view toString(DType t);
 std::string_view toString(Variance v);
 std::string_view toString(EpsilonPlacement p);
+std::string_view toString(NormalizedRounding r);
 std::optional<DType> parseDType(std::string_view s);
 std::optional<Variance> parseVariance(std::string_view s);
 std::optional<EpsilonPlacement> parseEpsilonPlacement(std::string_view s);
+std::optional<NormalizedRounding> parseNormalizedRounding(std::string_view s);
 /// Size of one element in bytes.
 unsigned byteWidth(DType t);
 
@@ -55,12 +61,16 @@ struct Spec {
   Located<bool> gain{true, {}};
   Located<double> gainOffset{0.0, {}};
   Located<bool> bias{false, {}};
+  Located<NormalizedRounding> normalized{NormalizedRounding::Accumulate, {}};
 
   // [dtypes]
   Located<DType> input{DType::F32, {}};
   Located<DType> output{DType::F32, {}};
   Located<DType> params{DType::F32, {}};
   Located<DType> accumulate{DType::F32, {}};
+
+  /// The type n is rounded to before the gain; nullopt for "accumulate".
+  std::optional<DType> normalizedType() const;
 
   // [fusion]
   Located<bool> residualAdd{false, {}};

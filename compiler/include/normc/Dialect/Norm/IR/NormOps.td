@@ -128,15 +128,21 @@ def Norm_NormalizeOp : Norm_Op<"normalize", [Pure, AttrSizedOperandSegments,
     Applied to all d features; each optional operand drops its term. The
     arithmetic runs in the element type of the statistics (the accumulate
     type); the result is rounded to nearest-even into its storage type.
+    With `rounded to T` (the spec's `affine.normalized`), n = (h - mean) *
+    rstd is first rounded to nearest-even into T and back, as Hugging
+    Face's LlamaRMSNorm (T the input type) and T5LayerNorm (the params
+    type) do. The backward takes that rounding as the identity.
   }];
   let arguments = (ins Norm_Rows:$input, Optional<Norm_RowStats>:$mean,
                        Optional<Norm_RowStats>:$rstd,
                        Optional<Norm_Features>:$gain,
                        Optional<Norm_Features>:$bias,
-                       DefaultValuedAttr<F64Attr, "0.0">:$gain_offset);
+                       DefaultValuedAttr<F64Attr, "0.0">:$gain_offset,
+                       OptionalAttr<TypeAttrOf<Norm_StorageFloat>>:$normalized_type);
   let results = (outs Norm_Rows:$result);
   let assemblyFormat = [{
     $input (`mean` $mean^)? (`rstd` $rstd^)? (`gain` $gain^)? (`bias` $bias^)?
+    (`rounded` `to` $normalized_type^)?
     attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
