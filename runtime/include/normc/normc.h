@@ -47,6 +47,25 @@ struct RuntimeOptions {
   /// schedule; -1 (default): $NORMC_AUTOTUNE if set, else on for CUDA and
   /// off for the CPU device.
   int autotune = -1;
+  /// The CPU device's headers (CpuCuda.h, CpuAbi.h); empty:
+  /// $NORMC_CPU_HEADER_DIR, else those of the source tree normc was built
+  /// from. Installed copies, such as the Python package's, pass their own.
+  std::string cpuHeaderDir;
+};
+
+/// What a loaded spec reads and writes, for bindings that check their
+/// arguments: storage types as spelled in specs ("f32", "f16", "bf16").
+struct NormSignature {
+  std::string input, output, params;
+  bool residual = false, gamma = false, beta = false;   // inputs
+  bool residualOut = false, mean = false, rstd = false; // outputs
+  /// Statistics: what a backward with saved statistics reads (the mean
+  /// when centered, rstd when scaled).
+  bool centered = false, scaled = false;
+  /// The output uses gainOffset + gamma (Gemma: 1).
+  double gainOffset = 0;
+  /// The spec's canonical TOML text (dsl::Spec::canonical).
+  std::string canonical;
 };
 
 /// Pointers are device pointers on CUDA and host pointers on the CPU
@@ -112,6 +131,7 @@ class Norm {
 public:
   const std::string &name() const;
   DeviceKind device() const;
+  NormSignature signature() const;
 
   /// Runs the forward kernel for a.rows x a.d on `stream` (a CUstream;
   /// null: the default stream; ignored on the CPU device, which finishes

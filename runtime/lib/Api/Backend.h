@@ -48,8 +48,10 @@ public:
                          int64_t d) = 0;
 };
 
-/// Shared objects go to `<cacheDir>/cpu`.
-std::unique_ptr<Backend> makeCpuBackend(const std::string &cacheDir);
+/// Shared objects go to `<cacheDir>/cpu`; kernels include CpuCuda.h from
+/// `headerDir` (cpu::CompileOptions::headerDir).
+std::unique_ptr<Backend> makeCpuBackend(const std::string &cacheDir,
+                                        const std::string &headerDir);
 /// Throws normc::Error when no GPU can be used.
 std::unique_ptr<Backend> makeCudaBackend(int ordinal,
                                          const std::string &cacheDir);

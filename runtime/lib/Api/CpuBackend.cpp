@@ -49,8 +49,9 @@ public:
 
 class CpuBackend : public Backend {
 public:
-  explicit CpuBackend(const std::string &cacheDir) {
+  CpuBackend(const std::string &cacheDir, const std::string &headerDir) {
     compile.cacheDir = cacheDir;
+    compile.headerDir = headerDir;
   }
 
   DeviceKind kind() const override { return DeviceKind::Cpu; }
@@ -129,6 +130,7 @@ private:
 };
 } // namespace
 
-std::unique_ptr<Backend> api::makeCpuBackend(const std::string &cacheDir) {
-  return std::make_unique<CpuBackend>(cacheDir);
+std::unique_ptr<Backend> api::makeCpuBackend(const std::string &cacheDir,
+                                             const std::string &headerDir) {
+  return std::make_unique<CpuBackend>(cacheDir, headerDir);
 }

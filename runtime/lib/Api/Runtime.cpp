@@ -130,6 +130,24 @@ const std::string &Norm::name() const {
 
 DeviceKind Norm::device() const { return state->runtime->backend->kind(); }
 
+NormSignature Norm::signature() const {
+  const dsl::Spec &spec = state->source->spec();
+  NormSignature s;
+  s.input = dsl::toString(spec.input.value);
+  s.output = dsl::toString(spec.output.value);
+  s.params = dsl::toString(spec.params.value);
+  s.residual = s.residualOut = spec.residualAdd.value;
+  s.gamma = spec.gain.value;
+  s.beta = spec.bias.value;
+  s.mean = spec.saveStats.value && spec.center.value;
+  s.rstd = spec.saveStats.value;
+  s.centered = spec.center.value;
+  s.scaled = spec.scale.value;
+  s.gainOffset = spec.gainOffset.value;
+  s.canonical = state->canonical;
+  return s;
+}
+
 static void checkShape(int64_t rows, int64_t d) {
   if (d < 1 || rows < 0)
     throw Error("invalid shape [" + std::to_string(rows) + ", " +
@@ -314,7 +332,7 @@ Runtime::Runtime(const RuntimeOptions &options)
     kind = cuda::available() ? DeviceKind::Cuda : DeviceKind::Cpu;
   state->backend = kind == DeviceKind::Cuda
                        ? makeCudaBackend(options.cudaDevice, state->cacheDir)
-                       : makeCpuBackend(state->cacheDir);
+                       : makeCpuBackend(state->cacheDir, options.cpuHeaderDir);
   state->autotune = autotuneDefault(options, kind);
   state->tuning = std::make_shared<TuningDatabase>(state->cacheDir);
   state->emitted = std::make_shared<cache::TwoLevelCache>(

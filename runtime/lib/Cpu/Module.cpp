@@ -131,7 +131,10 @@ CpuModule CpuModule::compile(const std::string &source,
                              const CompileOptions &options) {
   std::string compiler =
       options.compiler.empty() ? envOr("NORMC_CXX", "c++") : options.compiler;
-  std::string headerDir = envOr("NORMC_CPU_HEADER_DIR", NORMC_CPU_HEADER_DIR);
+  std::string headerDir =
+      options.headerDir.empty()
+          ? envOr("NORMC_CPU_HEADER_DIR", NORMC_CPU_HEADER_DIR)
+          : options.headerDir;
   // -fno-strict-aliasing: CUDA code type-puns through reinterpret_cast
   // (vector loads into element arrays); the GPU compilers honour it, g++ -O2
   // would not. -Bsymbolic: a kernel binds to its own definitions even where

@@ -88,6 +88,10 @@ struct CompileOptions {
   /// The cache root; empty means $NORMC_CACHE_DIR, else
   /// $XDG_CACHE_HOME/normc, else ~/.cache/normc. Objects go to `<root>/cpu`.
   std::string cacheDir;
+  /// The directory of CpuCuda.h and CpuAbi.h; empty means
+  /// $NORMC_CPU_HEADER_DIR, else the source tree's (an installed program,
+  /// such as the Python package, passes its own copy).
+  std::string headerDir;
 };
 
 /// Emitted CUDA source compiled for and loaded into this process.

@@ -1,0 +1,158 @@
+"""The torch.library custom ops normc::forward and normc::backward.
+
+Both take the spec as a key into the registry of loaded specs (a string, so
+torch.compile can trace them as graph constants) and return four tensors:
+absent outputs are empty tensors, so that every spec has the same schema.
+The fake (meta) implementations give torch.compile the output shapes; the
+autograd formula calls normc::backward, which runs the backward kernels
+derived from the spec (docs/backward.md).
+"""
+from typing import Dict, Optional, Tuple
+
+import torch
+from torch import Tensor
+
+from . import _runtime
+
+# Loaded specs by key (see _norm.Norm); a key names one canonical spec.
+registry: Dict[str, "object"] = {}
+
+DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+
+
+def rows_view(t: Tensor, d: int) -> Tensor:
+    """t as [rows, d] with unit feature stride: a view where one exists
+    (row strides are passed to the kernels), else a contiguous copy."""
+    rows = t.reshape(-1, d)
+    if rows.stride(1) != 1 or (rows.shape[0] > 1 and rows.stride(0) < d):
+        rows = rows.contiguous()
+    return rows
+
+
+def _address(t: Optional[Tensor]) -> int:
+    return 0 if t is None else t.data_ptr()
+
+
+def _stream(t: Tensor) -> int:
+    return torch.cuda.current_stream(t.device).cuda_stream if t.is_cuda else 0
+
+
+def _absent(like: Tensor) -> Tensor:
+    return like.new_empty(0)
+
+
+def _forward_outputs(key: str, x: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    sig = registry[key].signature
+    lead = x.shape[:-1]
+    y = x.new_empty(x.shape, dtype=DTYPES[sig.output])
+    residual_out = x.new_empty(x.shape) if sig.residual_out else _absent(x)
+    stat = lambda on: x.new_empty(lead, dtype=torch.float32) if on else _absent(x)
+    return y, residual_out, stat(sig.mean), stat(sig.rstd)
+
+
+@torch.library.custom_op("normc::forward", mutates_args=(), device_types=("cpu", "cuda"))
+def forward(
+    key: str,
+    x: Tensor,
+    residual: Optional[Tensor],
+    gamma: Optional[Tensor],
+    beta: Optional[Tensor],
+) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    y, residual_out, mean, rstd = _forward_outputs(key, x)
+    d = x.shape[-1]
+    x2 = rows_view(x, d)
+    rows = x2.shape[0]
+    if rows == 0:
+        return y, residual_out, mean, rstd
+    r2 = rows_view(residual, d) if residual is not None else None
+    gamma = gamma.contiguous() if gamma is not None else None
+    beta = beta.contiguous() if beta is not None else None
+    kernel = _runtime.kernel(key, x.device)
+    kernel.forward(
+        rows, d, x2.data_ptr(), x2.stride(0), _address(r2),
+        r2.stride(0) if r2 is not None else 0, _address(gamma), _address(beta),
+        y.data_ptr(), residual_out.data_ptr() if residual_out.numel() else 0,
+        mean.data_ptr() if mean.numel() else 0,
+        rstd.data_ptr() if rstd.numel() else 0, _stream(x))
+    return y, residual_out, mean, rstd
+
+
+@forward.register_fake
+def _(key, x, residual, gamma, beta):
+    return _forward_outputs(key, x)
+
+
+def _backward_outputs(key: str, x: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    sig = registry[key].signature
+    d = x.shape[-1]
+    dx = x.new_empty(x.shape)
+    dresidual = x.new_empty(x.shape) if sig.residual else _absent(x)
+    param = lambda on: x.new_empty(d, dtype=DTYPES[sig.params]) if on else _absent(x)
+    return dx, dresidual, param(sig.gamma), param(sig.beta)
+
+
+@torch.library.custom_op("normc::backward", mutates_args=(), device_types=("cpu", "cuda"))
+def backward(
+    key: str,
+    x: Tensor,
+    residual: Optional[Tensor],
+    gamma: Optional[Tensor],
+    dy: Tensor,
+    dresidual_out: Optional[Tensor],
+    mean: Optional[Tensor],
+    rstd: Optional[Tensor],
+) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    dx, dresidual, dgamma, dbeta = _backward_outputs(key, x)
+    d = x.shape[-1]
+    x2 = rows_view(x, d)
+    rows = x2.shape[0]
+    if rows == 0:
+        dgamma.zero_()
+        dbeta.zero_()
+        return dx, dresidual, dgamma, dbeta
+    r2 = rows_view(residual, d) if residual is not None else None
+    dy2 = rows_view(dy, d)
+    dr2 = rows_view(dresidual_out, d) if dresidual_out is not None else None
+    gamma = gamma.contiguous() if gamma is not None else None
+    mean = mean.contiguous() if mean is not None else None
+    rstd = rstd.contiguous() if rstd is not None else None
+    kernel = _runtime.kernel(key, x.device)
+    kernel.backward(
+        rows, d, x2.data_ptr(), x2.stride(0), _address(r2),
+        r2.stride(0) if r2 is not None else 0, _address(gamma), dy2.data_ptr(),
+        _address(dr2), _address(mean), _address(rstd), dx.data_ptr(),
+        dresidual.data_ptr() if dresidual.numel() else 0,
+        dgamma.data_ptr() if dgamma.numel() else 0,
+        dbeta.data_ptr() if dbeta.numel() else 0, _stream(x))
+    return dx, dresidual, dgamma, dbeta
+
+
+@backward.register_fake
+def _(key, x, residual, gamma, dy, dresidual_out, mean, rstd):
+    return _backward_outputs(key, x)
+
+
+def _setup_context(ctx, inputs, output):
+    key, x, residual, gamma, _ = inputs
+    _, _, mean, rstd = output
+    sig = registry[key].signature
+    ctx.key = key
+    # Saved statistics spare the backward their recomputation.
+    ctx.save_for_backward(
+        x, residual, gamma,
+        mean if sig.mean else None,
+        rstd if sig.rstd and sig.scaled else None)
+
+
+def _backward(ctx, dy, dresidual_out, dmean, drstd):
+    # The saved statistics are outputs without a gradient (docs/python.md).
+    x, residual, gamma, mean, rstd = ctx.saved_tensors
+    sig = registry[ctx.key].signature
+    dx, dresidual, dgamma, dbeta = backward(
+        ctx.key, x, residual, gamma, dy,
+        dresidual_out if sig.residual_out else None, mean, rstd)
+    return (None, dx, dresidual if sig.residual else None,
+            dgamma if sig.gamma else None, dbeta if sig.beta else None)
+
+
+torch.library.register_autograd("normc::forward", _backward, setup_context=_setup_context)

@@ -1,0 +1,135 @@
+"""normc.nn.Normalization: a torch.nn.Module holding gamma and beta.
+
+    norm = normc.nn.Normalization("llama_rmsnorm", 4096)
+    y = norm(x)                                   # x [..., 4096]
+
+    hf = model.model.layers[0].input_layernorm    # e.g. LlamaRMSNorm
+    norm = normc.nn.Normalization.from_module(hf) # same eps, weights, rounding
+"""
+from typing import Optional, Union
+
+import torch
+from torch import Tensor
+
+from ._norm import Norm
+from ._op import DTYPES
+
+_SPELLING = {v: k for k, v in DTYPES.items()}
+
+
+def _spelling(dtype: torch.dtype, what: str) -> str:
+    if dtype not in _SPELLING:
+        raise ValueError(f"{what} must be torch.float32, torch.float16 or "
+                         f"torch.bfloat16, got {dtype}")
+    return _SPELLING[dtype]
+
+
+class Normalization(torch.nn.Module):
+    """A spec as a module: `weight` (gamma) and `bias` (beta) are parameters
+    of the spec's params type, present when the spec has a gain or a bias,
+    initialized to 1 (0 with a gain offset: Gemma's `1 + gamma`) and 0.
+
+    forward(x, residual=None) returns what normc.Norm returns."""
+
+    def __init__(self, spec: Union[str, Norm], d: int, *,
+                 device: Optional[Union[str, torch.device]] = None):
+        super().__init__()
+        self.norm = spec if isinstance(spec, Norm) else Norm(spec)
+        self.d = d
+        sig = self.norm.signature
+        params = DTYPES[sig.params]
+        fill = 0.0 if sig.gain_offset != 0 else 1.0
+        self.weight = torch.nn.Parameter(
+            torch.full((d,), fill, dtype=params, device=device)) if sig.gamma else None
+        self.bias = torch.nn.Parameter(
+            torch.zeros(d, dtype=params, device=device)) if sig.beta else None
+
+    def extra_repr(self) -> str:
+        return f"{self.norm.name!r}, d={self.d}"
+
+    def forward(self, x: Tensor, residual: Optional[Tensor] = None):
+        kwargs = {}
+        if residual is not None:
+            kwargs["residual"] = residual
+        if self.weight is not None:
+            kwargs["gamma"] = self.weight
+        if self.bias is not None:
+            kwargs["beta"] = self.bias
+        return self.norm(x, **kwargs)
+
+    @classmethod
+    def from_module(cls, module: torch.nn.Module,
+                    dtype: Optional[torch.dtype] = None) -> "Normalization":
+        """The normc equivalent of a Hugging Face RMSNorm (LlamaRMSNorm and
+        the models that copy it, GemmaRMSNorm, T5LayerNorm), torch.nn.RMSNorm
+        or torch.nn.LayerNorm, with its epsilon, its rounding order and a
+        copy of its weights. `dtype` is the activations' type (default: the
+        weight's)."""
+        spec = spec_for_module(module, dtype)
+        d = module.weight.shape[-1] if getattr(module, "weight", None) is not None \
+            else module.normalized_shape[-1]
+        norm = cls(spec, d, device=_device_of(module))
+        with torch.no_grad():
+            if norm.weight is not None:
+                norm.weight.copy_(module.weight)
+            if norm.bias is not None:
+                norm.bias.copy_(module.bias)
+        return norm
+
+
+def _device_of(module: torch.nn.Module):
+    for p in module.parameters():
+        return p.device
+    return None
+
+
+def spec_for_module(module: torch.nn.Module,
+                    dtype: Optional[torch.dtype] = None) -> str:
+    """The TOML text of a spec that computes what `module` computes, in the
+    same rounding order (see from_module)."""
+    kind = type(module).__name__
+    weight = getattr(module, "weight", None)
+    params = weight.dtype if weight is not None else torch.float32
+    activations = dtype or params
+    inp = _spelling(activations, "the activations' dtype")
+    par = _spelling(params, "the weight's dtype")
+    center, offset, normalized, bias, output = "false", 0.0, "accumulate", False, inp
+    if isinstance(module, torch.nn.LayerNorm):
+        center, eps = "true", module.eps
+        bias = module.bias is not None
+        if len(module.normalized_shape) != 1:
+            raise ValueError("module: normc normalizes over the last dimension only")
+    elif isinstance(module, getattr(torch.nn, "RMSNorm", ())):
+        eps = module.eps if module.eps is not None else torch.finfo(activations).eps
+        if len(module.normalized_shape) != 1:
+            raise ValueError("module: normc normalizes over the last dimension only")
+    elif "Gemma" in kind and kind.endswith("RMSNorm"):
+        # output = norm(x.float()) * (1 + weight.float()), rounded once.
+        eps, offset = module.eps, 1.0
+    elif kind == "T5LayerNorm":
+        # weight * x * rsqrt(...) rounded to the weight's type when it is
+        # half or bfloat16; the product is then of the weight's type.
+        eps = module.variance_epsilon
+        if params != torch.float32:
+            normalized, output = "params", par
+        else:
+            output = "f32"
+    elif kind.endswith("RMSNorm") and hasattr(module, "variance_epsilon"):
+        # LlamaRMSNorm: weight * (x * rsqrt(...)).to(input dtype); the
+        # product takes the wider of the two types.
+        eps, normalized = module.variance_epsilon, "input"
+        wide = torch.promote_types(activations, params)
+        output = _spelling(wide, "the output dtype")
+    else:
+        raise ValueError(f"module: normc does not know how {kind} normalizes; "
+                         "write a spec for it (docs/spec.md)")
+    gain = weight is not None
+    return "\n".join([
+        f'name = "{kind.lower()}"',
+        "[statistics]", f"center = {center}",
+        "[epsilon]", f"value = {float(eps)!r}",
+        "[affine]", f"gain = {'true' if gain else 'false'}",
+        f"gain_offset = {offset!r}", f"bias = {'true' if bias else 'false'}",
+        f'normalized = "{normalized}"',
+        "[dtypes]", f'input = "{inp}"', f'output = "{output}"',
+        f'params = "{par}"', 'accumulate = "f32"', ""])
