@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ python3
+  cmake ninja-build g++ python3 python3-venv python3-dev
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libtomlplusplus-dev libgtest-dev libgmock-dev libbenchmark-dev
   libboost-context-dev

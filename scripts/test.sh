@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: the full build's
 # ctest (lit, unit, CPU device, runtime API, numerics, also under
-# ASan+UBSan), then the runtime-only build (no LLVM) running a kernel pack.
+# ASan+UBSan), then the runtime-only build (no LLVM) running a kernel pack,
+# then the Python package (pip install . into .venv, pytest tests/python).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -20,3 +21,6 @@ if [ ! -f build-runtime/build.ninja ]; then
 fi
 cmake --build build-runtime
 (cd build-runtime && ctest --output-on-failure)
+
+# The Python package against torch and transformers from PyPI.
+scripts/test-python.sh

@@ -1,0 +1,130 @@
+"""Gradients through normc's backward kernels against torch autograd of a
+float64 evaluation of the same spec (contract section 5)."""
+import pytest
+import torch
+
+import normc
+from helpers import TOL
+
+
+def reference(name, x, residual, w, b):
+    """The shipped spec `name` in float64 torch ops (rounding of
+    affine.normalized taken as the identity, as the backward does)."""
+    x = x.double()
+    if residual is not None:
+        # residual_out is rounded to the input type, and everything reads it.
+        h = (x + residual.double()).to(residual.dtype).double()
+        h = x + residual.double() + (h - (x + residual.double())).detach()
+    else:
+        h = x
+    d = h.shape[-1]
+    fraction = {"prmsnorm": 0.0625, "partial_layernorm": 0.5}.get(name, 1.0)
+    k = max(1, int(fraction * d))
+    head = h[..., :k]
+    centered = name in ("layernorm", "partial_layernorm")
+    mu = head.mean(-1, keepdim=True) if centered else 0.0
+    s = ((head - mu) ** 2).mean(-1, keepdim=True)
+    eps = {"layernorm": 1e-5, "partial_layernorm": 1e-5, "prmsnorm": 1e-8}.get(name, 1e-6)
+    r = 1 / (s.sqrt() + eps) if name == "prmsnorm" else torch.rsqrt(s + eps)
+    g = w.double() + (1.0 if name == "gemma_rmsnorm" else 0.0)
+    y = (h - mu) * r * g
+    if b is not None:
+        y = y + b.double()
+    return y, (h if residual is not None else None)
+
+
+def close(got, ref, dtype):
+    """|got - ref| <= 2 tol (|ref| + mean |ref|) elementwise, as a fraction."""
+    got, ref = got.double(), ref.double()
+    scale = ref.abs().mean()
+    return ((got - ref).abs() / (2 * TOL[dtype] * (ref.abs() + scale))).max().item()
+
+
+SHIPPED = ["layernorm", "llama_rmsnorm", "gemma_rmsnorm", "prmsnorm",
+           "t5_layernorm", "fused_add_rmsnorm", "partial_layernorm"]
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+@pytest.mark.parametrize("d", [7, 256])
+def test_gradients_match_autograd_of_float64(gen, name, d):
+    norm = normc.Norm(name)
+    sig = norm.signature
+    dt = normc._op.DTYPES
+    x = torch.randn(5, 3, d, generator=gen).to(dt[sig.input]).requires_grad_()
+    residual = torch.randn(5, 3, d, generator=gen).to(dt[sig.input]).requires_grad_() \
+        if sig.residual else None
+    w = (0.1 * torch.randn(d, generator=gen) + (0 if sig.gain_offset else 1)) \
+        .to(dt[sig.params]).requires_grad_()
+    b = torch.randn(d, generator=gen).to(dt[sig.params]).requires_grad_() if sig.beta else None
+    kwargs = dict(gamma=w)
+    if b is not None:
+        kwargs["beta"] = b
+    if residual is not None:
+        kwargs["residual"] = residual
+    out = norm(x, **kwargs)
+    y = out[0] if isinstance(out, tuple) else out
+    h = out[1] if sig.residual_out else None
+    dy = torch.randn(y.shape, generator=gen).to(y.dtype)
+    dh = torch.randn(y.shape, generator=gen).to(y.dtype) if h is not None else None
+
+    leaves = [t for t in (x, residual, w, b) if t is not None]
+    loss = (y.double() * dy.double()).sum()
+    if h is not None:
+        loss = loss + (h.double() * dh.double()).sum()
+    got = torch.autograd.grad(loss, leaves)
+
+    ry, rh = reference(name, x, residual, w, b)
+    rloss = (ry * dy.double()).sum()
+    if rh is not None:
+        rloss = rloss + (rh * dh.double()).sum()
+    want = torch.autograd.grad(rloss, leaves)
+    for leaf, g, r in zip(leaves, got, want):
+        assert g.dtype == leaf.dtype and g.shape == leaf.shape
+        assert close(g, r, leaf.dtype) <= 1.0, (name, d, close(g, r, leaf.dtype))
+
+
+def test_parameter_gradients_are_the_same_bits_every_run(gen):
+    norm = normc.Norm("layernorm")
+    x = torch.randn(300, 128, generator=gen, requires_grad=True)
+    w = torch.randn(128, generator=gen, requires_grad=True)
+    b = torch.randn(128, generator=gen, requires_grad=True)
+    dy = torch.randn(300, 128, generator=gen)
+    first = torch.autograd.grad(norm(x, gamma=w, beta=b), (x, w, b), dy)
+    for _ in range(3):
+        again = torch.autograd.grad(norm(x, gamma=w, beta=b), (x, w, b), dy)
+        for a, g in zip(first, again):
+            assert torch.equal(a, g)
+
+
+def test_saved_statistics_feed_the_backward(gen):
+    text = """
+name = "layernorm_saving"
+[statistics]
+center = true
+[affine]
+bias = true
+[fusion]
+save_stats = true
+"""
+    saving, plain = normc.Norm(text), normc.Norm("layernorm")
+    x = torch.randn(9, 100, generator=gen, requires_grad=True)
+    w = torch.randn(100, generator=gen, requires_grad=True)
+    b = torch.randn(100, generator=gen, requires_grad=True)
+    dy = torch.randn(9, 100, generator=gen)
+    y, mean, rstd = saving(x, gamma=w, beta=b)
+    got = torch.autograd.grad(y, (x, w, b), dy)
+    want = torch.autograd.grad(plain(x, gamma=w, beta=b), (x, w, b), dy)
+    for g, r in zip(got, want):
+        torch.testing.assert_close(g, r, rtol=1e-5, atol=1e-6)
+
+
+def test_only_the_outputs_used_get_gradients(gen):
+    norm = normc.Norm("fused_add_rmsnorm")
+    x = torch.randn(4, 64, generator=gen).bfloat16().requires_grad_()
+    r = torch.randn(4, 64, generator=gen).bfloat16().requires_grad_()
+    w = torch.ones(64, dtype=torch.bfloat16, requires_grad=True)
+    y, h, _ = norm(x, residual=r, gamma=w)
+    y.float().sum().backward()
+    # dx = dresidual = d loss / d h, through y only.
+    assert torch.equal(x.grad, r.grad)
+    assert torch.isfinite(x.grad.float()).all()
