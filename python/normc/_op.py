@@ -50,8 +50,7 @@ def _forward_outputs(key: str, x: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tenso
     return y, residual_out, stat(sig.mean), stat(sig.rstd)
 
 
-@torch.library.custom_op("normc::forward", mutates_args=(), device_types=("cpu", "cuda"))
-def forward(
+def forward_impl(
     key: str,
     x: Tensor,
     residual: Optional[Tensor],
@@ -77,6 +76,10 @@ def forward(
     return y, residual_out, mean, rstd
 
 
+forward = torch.library.custom_op(
+    "normc::forward", forward_impl, mutates_args=(), device_types=("cpu", "cuda"))
+
+
 @forward.register_fake
 def _(key, x, residual, gamma, beta):
     return _forward_outputs(key, x)
@@ -91,8 +94,7 @@ def _backward_outputs(key: str, x: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tens
     return dx, dresidual, param(sig.gamma), param(sig.beta)
 
 
-@torch.library.custom_op("normc::backward", mutates_args=(), device_types=("cpu", "cuda"))
-def backward(
+def backward_impl(
     key: str,
     x: Tensor,
     residual: Optional[Tensor],
@@ -127,6 +129,10 @@ def backward(
     return dx, dresidual, dgamma, dbeta
 
 
+backward = torch.library.custom_op(
+    "normc::backward", backward_impl, mutates_args=(), device_types=("cpu", "cuda"))
+
+
 @backward.register_fake
 def _(key, x, residual, gamma, dy, dresidual_out, mean, rstd):
     return _backward_outputs(key, x)
@@ -144,15 +150,19 @@ def _setup_context(ctx, inputs, output):
         rstd if sig.rstd and sig.scaled else None)
 
 
-def _backward(ctx, dy, dresidual_out, dmean, drstd):
+def _gradients(ctx, grads, run_backward):
     # The saved statistics are outputs without a gradient (docs/python.md).
+    dy, dresidual_out, _, _ = grads
     x, residual, gamma, mean, rstd = ctx.saved_tensors
     sig = registry[ctx.key].signature
-    dx, dresidual, dgamma, dbeta = backward(
+    dx, dresidual, dgamma, dbeta = run_backward(
         ctx.key, x, residual, gamma, dy,
         dresidual_out if sig.residual_out else None, mean, rstd)
     return (None, dx, dresidual if sig.residual else None,
             dgamma if sig.gamma else None, dbeta if sig.beta else None)
 
 
-torch.library.register_autograd("normc::forward", _backward, setup_context=_setup_context)
+torch.library.register_autograd(
+    "normc::forward", lambda ctx, *grads: _gradients(ctx, grads, backward),
+    setup_context=_setup_context)
+
