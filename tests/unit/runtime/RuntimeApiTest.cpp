@@ -110,6 +110,59 @@ TEST_F(RuntimeApi, JitRunsOnTheCpuDevice) {
   EXPECT_LE(runAndCheck(norm, 1, 7), 1.0); // a second d, a second kernel
 }
 
+TEST_F(RuntimeApi, SignatureSaysWhatTheSpecReadsAndWrites) {
+  Runtime runtime(cpu());
+  NormSignature rms = runtime.loadSpecString(kRmsNorm).signature();
+  EXPECT_EQ(rms.input, "f32");
+  EXPECT_TRUE(rms.gamma);
+  EXPECT_FALSE(rms.beta || rms.residual || rms.residualOut || rms.mean ||
+               rms.rstd || rms.centered);
+  EXPECT_TRUE(rms.scaled);
+  EXPECT_NE(rms.canonical.find("name = \"tiny_rmsnorm\""), std::string::npos);
+  NormSignature fused = runtime
+                            .loadSpecString(R"(name = "fused"
+[statistics]
+center = true
+[affine]
+gain_offset = 1.0
+bias = true
+[dtypes]
+input = "bf16"
+output = "f16"
+[fusion]
+residual_add = true
+save_stats = true
+)")
+                            .signature();
+  EXPECT_EQ(fused.input, "bf16");
+  EXPECT_EQ(fused.output, "f16");
+  EXPECT_EQ(fused.params, "f32");
+  EXPECT_TRUE(fused.residual && fused.residualOut && fused.beta && fused.mean &&
+              fused.rstd && fused.centered);
+  EXPECT_EQ(fused.gainOffset, 1.0);
+}
+
+TEST_F(RuntimeApi, CpuHeadersComeFromTheDirectoryGiven) {
+  RuntimeOptions options = cpu();
+  options.cpuHeaderDir = cacheDir + "/no-headers-here";
+  Norm norm = Runtime(options).loadSpecString(kRmsNorm);
+  try {
+    runAndCheck(norm, 1, 9);
+    FAIL() << "compiled without CpuCuda.h";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find(options.cpuHeaderDir + "/CpuCuda.h"),
+              std::string::npos)
+        << e.what();
+  }
+  // A copy elsewhere (as the Python package installs) works.
+  options.cpuHeaderDir = cacheDir + "/headers";
+  fs::create_directories(options.cpuHeaderDir);
+  for (const char *header : {"CpuCuda.h", "CpuAbi.h"})
+    fs::copy_file(std::string(NORMC_CPU_HEADER_DIR) + "/" + header,
+                  options.cpuHeaderDir + "/" + header);
+  EXPECT_LE(runAndCheck(Runtime(options).loadSpecString(kRmsNorm), 1, 9), 1.0);
+}
+
 TEST_F(RuntimeApi, DiskCacheIsSharedByEquivalentSpecsAndReusedAcrossRuntimes) {
   {
     Runtime runtime(cpu());
