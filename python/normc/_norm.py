@@ -27,22 +27,31 @@ def spec_path(name: str) -> str:
     return str(path)
 
 
+def _read_file(path: str) -> str:
+    try:
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"spec: {path} is not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except OSError as e:
+        raise ValueError(f"spec: cannot read {path}: {e.strerror}") from None
+
+
 def _read_spec(spec) -> "tuple[str, str]":
     """(TOML text, file name for diagnostics) of a path, TOML text or the
     name of a shipped spec."""
     if isinstance(spec, os.PathLike):
-        spec = os.fspath(spec)
+        path = os.fspath(spec)
+        return _read_file(path), path
     if not isinstance(spec, str):
         raise TypeError(f"spec must be a path or TOML text, got {type(spec).__name__}")
+    if os.path.isfile(spec):
+        return _read_file(spec), spec
     if "\n" in spec or "=" in spec:
         return spec, "<string>"
-    if os.path.isfile(spec):
-        with open(spec, encoding="utf-8") as f:
-            return f.read(), spec
     if (_SPECS_DIR / f"{spec}.toml").is_file():
         path = spec_path(spec)
-        with open(path, encoding="utf-8") as f:
-            return f.read(), path
+        return _read_file(path), path
     raise ValueError(f"spec: no such file '{spec}', and no shipped spec of that "
                      f"name (shipped: {', '.join(shipped_specs())})")
 
@@ -146,6 +155,3 @@ class Norm:
             outputs.append(rstd)
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
-    def schedules(self, d: int, device: Union[str, torch.device] = "cpu") -> List[str]:
-        """The forward's schedule candidates for hidden size d."""
-        return _runtime.kernel(self.key, torch.device(device)).schedules(d)

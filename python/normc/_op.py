@@ -29,8 +29,26 @@ def rows_view(t: Tensor, d: int) -> Tensor:
     return rows
 
 
-def _address(t: Optional[Tensor]) -> int:
-    return 0 if t is None else t.data_ptr()
+class _Launch:
+    """The addresses and row strides of one launch's tensors; it holds the
+    views and copies it makes until the launch is done with them."""
+
+    def __init__(self):
+        self.keep = []
+
+    def rows(self, t: Optional[Tensor], d: int) -> Tuple[int, int]:
+        if t is None:
+            return 0, 0
+        rows = rows_view(t, d)
+        self.keep.append(rows)
+        return rows.data_ptr(), rows.stride(0)
+
+    def vector(self, t: Optional[Tensor]) -> int:
+        if t is None or t.numel() == 0:  # absent (an empty output)
+            return 0
+        t = t.contiguous()
+        self.keep.append(t)
+        return t.data_ptr()
 
 
 def _stream(t: Tensor) -> int:
@@ -59,20 +77,13 @@ def forward_impl(
 ) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     y, residual_out, mean, rstd = _forward_outputs(key, x)
     d = x.shape[-1]
-    x2 = rows_view(x, d)
-    rows = x2.shape[0]
-    if rows == 0:
-        return y, residual_out, mean, rstd
-    r2 = rows_view(residual, d) if residual is not None else None
-    gamma = gamma.contiguous() if gamma is not None else None
-    beta = beta.contiguous() if beta is not None else None
-    kernel = _runtime.kernel(key, x.device)
-    kernel.forward(
-        rows, d, x2.data_ptr(), x2.stride(0), _address(r2),
-        r2.stride(0) if r2 is not None else 0, _address(gamma), _address(beta),
-        y.data_ptr(), residual_out.data_ptr() if residual_out.numel() else 0,
-        mean.data_ptr() if mean.numel() else 0,
-        rstd.data_ptr() if rstd.numel() else 0, _stream(x))
+    rows = x.numel() // d
+    if rows:
+        a = _Launch()
+        _runtime.kernel(key, x.device).forward(
+            rows, d, *a.rows(x, d), *a.rows(residual, d), a.vector(gamma),
+            a.vector(beta), a.vector(y), a.vector(residual_out), a.vector(mean),
+            a.vector(rstd), _stream(x))
     return y, residual_out, mean, rstd
 
 
@@ -106,26 +117,17 @@ def backward_impl(
 ) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     dx, dresidual, dgamma, dbeta = _backward_outputs(key, x)
     d = x.shape[-1]
-    x2 = rows_view(x, d)
-    rows = x2.shape[0]
-    if rows == 0:
+    rows = x.numel() // d
+    if rows == 0:  # no rows: sums of nothing
         dgamma.zero_()
         dbeta.zero_()
         return dx, dresidual, dgamma, dbeta
-    r2 = rows_view(residual, d) if residual is not None else None
-    dy2 = rows_view(dy, d)
-    dr2 = rows_view(dresidual_out, d) if dresidual_out is not None else None
-    gamma = gamma.contiguous() if gamma is not None else None
-    mean = mean.contiguous() if mean is not None else None
-    rstd = rstd.contiguous() if rstd is not None else None
-    kernel = _runtime.kernel(key, x.device)
-    kernel.backward(
-        rows, d, x2.data_ptr(), x2.stride(0), _address(r2),
-        r2.stride(0) if r2 is not None else 0, _address(gamma), dy2.data_ptr(),
-        _address(dr2), _address(mean), _address(rstd), dx.data_ptr(),
-        dresidual.data_ptr() if dresidual.numel() else 0,
-        dgamma.data_ptr() if dgamma.numel() else 0,
-        dbeta.data_ptr() if dbeta.numel() else 0, _stream(x))
+    a = _Launch()
+    _runtime.kernel(key, x.device).backward(
+        rows, d, *a.rows(x, d), *a.rows(residual, d), a.vector(gamma),
+        *a.rows(dy, d), *a.rows(dresidual_out, d), a.vector(mean), a.vector(rstd),
+        a.vector(dx), a.vector(dresidual), a.vector(dgamma), a.vector(dbeta),
+        _stream(x))
     return dx, dresidual, dgamma, dbeta
 
 
@@ -150,19 +152,16 @@ def _setup_context(ctx, inputs, output):
         rstd if sig.rstd and sig.scaled else None)
 
 
-def _gradients(ctx, grads, run_backward):
+def _backward(ctx, dy, dresidual_out, dmean, drstd):
     # The saved statistics are outputs without a gradient (docs/python.md).
-    dy, dresidual_out, _, _ = grads
     x, residual, gamma, mean, rstd = ctx.saved_tensors
     sig = registry[ctx.key].signature
-    dx, dresidual, dgamma, dbeta = run_backward(
+    dx, dresidual, dgamma, dbeta = backward(
         ctx.key, x, residual, gamma, dy,
         dresidual_out if sig.residual_out else None, mean, rstd)
     return (None, dx, dresidual if sig.residual else None,
             dgamma if sig.gamma else None, dbeta if sig.beta else None)
 
 
-torch.library.register_autograd(
-    "normc::forward", lambda ctx, *grads: _gradients(ctx, grads, backward),
-    setup_context=_setup_context)
+torch.library.register_autograd("normc::forward", _backward, setup_context=_setup_context)
 

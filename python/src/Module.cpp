@@ -42,12 +42,11 @@ normc::Norm loadSpec(normc::Runtime &runtime, const std::string &toml,
   }
 }
 
-void forward(const normc::Norm &norm, int64_t rows, int64_t d, uintptr_t x,
-             int64_t xStride, uintptr_t residual, int64_t residualStride,
-             uintptr_t gamma, uintptr_t beta, uintptr_t y,
-             uintptr_t residualOut, uintptr_t mean, uintptr_t rstd,
-             uintptr_t stream, const std::string &schedule) {
-  normc::ForwardArgs a;
+/// The fields ForwardArgs and BackwardArgs share.
+template <typename Args>
+Args rowArgs(int64_t rows, int64_t d, uintptr_t x, int64_t xStride,
+             uintptr_t residual, int64_t residualStride, uintptr_t gamma) {
+  Args a;
   a.rows = rows;
   a.d = d;
   a.x = pointer<const void>(x);
@@ -55,6 +54,16 @@ void forward(const normc::Norm &norm, int64_t rows, int64_t d, uintptr_t x,
   a.residual = pointer<const void>(residual);
   a.residualStride = residualStride;
   a.gamma = pointer<const void>(gamma);
+  return a;
+}
+
+void forward(const normc::Norm &norm, int64_t rows, int64_t d, uintptr_t x,
+             int64_t xStride, uintptr_t residual, int64_t residualStride,
+             uintptr_t gamma, uintptr_t beta, uintptr_t y,
+             uintptr_t residualOut, uintptr_t mean, uintptr_t rstd,
+             uintptr_t stream, const std::string &schedule) {
+  auto a = rowArgs<normc::ForwardArgs>(rows, d, x, xStride, residual,
+                                       residualStride, gamma);
   a.beta = pointer<const void>(beta);
   a.y = pointer<void>(y);
   a.residualOut = pointer<void>(residualOut);
@@ -68,20 +77,17 @@ void forward(const normc::Norm &norm, int64_t rows, int64_t d, uintptr_t x,
 
 void backward(const normc::Norm &norm, int64_t rows, int64_t d, uintptr_t x,
               int64_t xStride, uintptr_t residual, int64_t residualStride,
-              uintptr_t gamma, uintptr_t dy, uintptr_t dresidualOut,
+              uintptr_t gamma, uintptr_t dy, int64_t dyStride,
+              uintptr_t dresidualOut, int64_t dresidualOutStride,
               uintptr_t mean, uintptr_t rstd, uintptr_t dx, uintptr_t dresidual,
               uintptr_t dgamma, uintptr_t dbeta, uintptr_t stream,
               const std::string &schedule) {
-  normc::BackwardArgs a;
-  a.rows = rows;
-  a.d = d;
-  a.x = pointer<const void>(x);
-  a.xStride = xStride;
-  a.residual = pointer<const void>(residual);
-  a.residualStride = residualStride;
-  a.gamma = pointer<const void>(gamma);
+  auto a = rowArgs<normc::BackwardArgs>(rows, d, x, xStride, residual,
+                                        residualStride, gamma);
   a.dy = pointer<const void>(dy);
+  a.dyStride = dyStride;
   a.dresidualOut = pointer<const void>(dresidualOut);
+  a.dresidualOutStride = dresidualOutStride;
   a.mean = pointer<const float>(mean);
   a.rstd = pointer<const float>(rstd);
   a.dx = pointer<void>(dx);
@@ -128,10 +134,10 @@ NB_MODULE(_normc, m) {
            "residual_out"_a, "mean"_a, "rstd"_a, "stream"_a, "schedule"_a = "",
            nb::call_guard<nb::gil_scoped_release>())
       .def("backward", &backward, "rows"_a, "d"_a, "x"_a, "x_stride"_a,
-           "residual"_a, "residual_stride"_a, "gamma"_a, "dy"_a,
-           "dresidual_out"_a, "mean"_a, "rstd"_a, "dx"_a, "dresidual"_a,
-           "dgamma"_a, "dbeta"_a, "stream"_a, "schedule"_a = "",
-           nb::call_guard<nb::gil_scoped_release>())
+           "residual"_a, "residual_stride"_a, "gamma"_a, "dy"_a, "dy_stride"_a,
+           "dresidual_out"_a, "dresidual_out_stride"_a, "mean"_a, "rstd"_a,
+           "dx"_a, "dresidual"_a, "dgamma"_a, "dbeta"_a, "stream"_a,
+           "schedule"_a = "", nb::call_guard<nb::gil_scoped_release>())
       .def("schedules", &normc::Norm::schedules, "d"_a)
       .def("backward_schedules", &normc::Norm::backwardSchedules, "d"_a,
            "saved_stats"_a = false, "dresidual_out"_a = false)

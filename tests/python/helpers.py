@@ -18,6 +18,18 @@ def within_contract(y: torch.Tensor, ref: torch.Tensor, tol: float) -> float:
 TOL = {torch.float32: 2.0 ** -17, torch.float16: 2.0 ** -10, torch.bfloat16: 2.0 ** -7}
 
 
+# LayerNorm that also stores its statistics.
+LAYERNORM_SAVING = """
+name = "layernorm_saving"
+[statistics]
+center = true
+[affine]
+bias = true
+[fusion]
+save_stats = true
+"""
+
+
 # Figures the tests measure, printed at the end of the run (conftest.py).
 MEASURED = []
 

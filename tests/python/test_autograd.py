@@ -4,7 +4,7 @@ import pytest
 import torch
 
 import normc
-from helpers import TOL
+from helpers import LAYERNORM_SAVING, TOL
 
 
 def reference(name, x, residual, w, b):
@@ -97,16 +97,7 @@ def test_parameter_gradients_are_the_same_bits_every_run(gen):
 
 
 def test_saved_statistics_feed_the_backward(gen):
-    text = """
-name = "layernorm_saving"
-[statistics]
-center = true
-[affine]
-bias = true
-[fusion]
-save_stats = true
-"""
-    saving, plain = normc.Norm(text), normc.Norm("layernorm")
+    saving, plain = normc.Norm(LAYERNORM_SAVING), normc.Norm("layernorm")
     x = torch.randn(9, 100, generator=gen, requires_grad=True)
     w = torch.randn(100, generator=gen, requires_grad=True)
     b = torch.randn(100, generator=gen, requires_grad=True)
@@ -116,6 +107,26 @@ save_stats = true
     want = torch.autograd.grad(plain(x, gamma=w, beta=b), (x, w, b), dy)
     for g, r in zip(got, want):
         torch.testing.assert_close(g, r, rtol=1e-5, atol=1e-6)
+
+
+def test_gradients_with_strided_rows(gen):
+    # x, residual and dy as slices of wider tensors: their row strides go to
+    # the kernels, and the gradients are those of packed copies.
+    norm = normc.Norm("fused_add_rmsnorm")
+    wide = torch.randn(6, 192, generator=gen).bfloat16().requires_grad_()
+    w = torch.ones(64, dtype=torch.bfloat16, requires_grad=True)
+    dys = torch.randn(6, 3, 64, generator=gen).bfloat16()
+
+    def grads(x, r, dy, dh):
+        y, h, _ = norm(x, residual=r, gamma=w)
+        return torch.autograd.grad((y, h), (wide, w), (dy, dh))
+
+    assert not dys[:, 0].is_contiguous()
+    strided = grads(wide[:, :64], wide[:, 64:128], dys[:, 0], dys[:, 2])
+    packed = grads(wide[:, :64].contiguous(), wide[:, 64:128].contiguous(),
+                   dys[:, 0].contiguous(), dys[:, 2].contiguous())
+    for a, b in zip(strided, packed):
+        assert torch.equal(a, b)
 
 
 def test_only_the_outputs_used_get_gradients(gen):

@@ -5,7 +5,7 @@ import torch
 import torch.nn.functional as F
 
 import normc
-from helpers import TOL, within_contract
+from helpers import LAYERNORM_SAVING, TOL, within_contract
 
 
 def rms_norm_ref(x, w, eps):
@@ -93,15 +93,7 @@ def test_outputs_of_a_fused_spec(gen):
 
 
 def test_saved_statistics_are_returned_as_f32(gen):
-    norm = normc.Norm("""
-name = "layernorm_saving"
-[statistics]
-center = true
-[affine]
-bias = true
-[fusion]
-save_stats = true
-""")
+    norm = normc.Norm(LAYERNORM_SAVING)
     x = torch.randn(2, 3, 100, generator=gen)
     y, mean, rstd = norm(x, gamma=torch.ones(100), beta=torch.zeros(100))
     assert mean.shape == (2, 3) and rstd.shape == (2, 3)
@@ -132,6 +124,12 @@ def test_invalid_specs_are_value_errors_with_positions(tmp_path):
         normc.Norm("does/not/exist.toml")
     with pytest.raises(TypeError, match="spec must be"):
         normc.Norm(42)
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"name = \"\xff\"\n")
+    with pytest.raises(ValueError, match="is not UTF-8 text"):
+        normc.Norm(binary)
+    with pytest.raises(ValueError, match="cannot read"):
+        normc.Norm(tmp_path)  # a folder
 
 
 def test_argument_errors_name_the_argument(gen):
