@@ -94,6 +94,7 @@ Outputs evaluate(const dsl::Spec &spec, const Inputs &in) {
   const int64_t d = in.d;
   const bool residualAdd = spec.residualAdd.value;
   out.y.resize(in.rows * d);
+  out.yConditioning.resize(in.rows * d);
   if (residualAdd)
     out.residualOut.resize(in.rows * d);
   if (spec.saveStats.value && spec.center.value)
@@ -120,8 +121,13 @@ Outputs evaluate(const dsl::Spec &spec, const Inputs &in) {
       double v = (h[i] - st.mean) * st.rstd;
       if (rounded)
         v = roundTo(*rounded, v);
+      const double g =
+          spec.gain.value ? spec.gainOffset.value + in.gamma[i] : 1;
+      out.yConditioning[row * d + i] = std::ldexp(1.0, -23) *
+                                       (std::fabs(h[i]) + std::fabs(st.mean)) *
+                                       st.rstd * std::fabs(g);
       if (spec.gain.value)
-        v *= spec.gainOffset.value + in.gamma[i];
+        v *= g;
       if (spec.bias.value)
         v += in.beta[i];
       out.y[row * d + i] = v;

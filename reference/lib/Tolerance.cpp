@@ -38,8 +38,10 @@ double tolerance(dsl::DType outputType) {
   return std::ldexp(1.0, -17);
 }
 
-double errorFraction(double y, double ref, dsl::DType type) {
-  return fractionOfBound(y, ref, 2 * tolerance(type) * (std::fabs(ref) + 1));
+double errorFraction(double y, double ref, dsl::DType type,
+                     double conditioning) {
+  return fractionOfBound(
+      y, ref, 2 * tolerance(type) * (std::fabs(ref) + 1) + conditioning);
 }
 
 double dxErrorFraction(double v, double ref, double scale, dsl::DType type) {

@@ -14,7 +14,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 using namespace normc;
 using namespace normc::test;
@@ -52,4 +54,37 @@ TEST(Accuracy, OffsetRowsKeepTheMeanAndTheBound) {
             << exact;
       }
     }
+}
+
+// Rows of mean 1e4 and unit spread in f32: the mean's own rounding to f32
+// (half an ulp of 1e4, about 5e-4) moves every y by as much, far beyond
+// 2 tol (|y| + 1) alone; contract section 4's second term admits exactly
+// that. The kernel must keep the whole bound, and the test shows that the
+// term is what it needs.
+TEST(Accuracy, LargeMeansNeedTheConditionedTerm) {
+  dsl::Spec spec = loadShippedSpec("layernorm");
+  CaseData data = makeCase(spec, 5, 1000, 31);
+  for (double &v : data.x)
+    v = reference::roundTo(dsl::DType::F32, v + 1e4);
+  RunOptions options;
+  options.compile = kernelCompileOptions();
+  RunOutputs out;
+  Grade grade = runAndGrade(spec, data, options, &out);
+  EXPECT_LE(grade.worst(), 1.0) << grade.str();
+
+  reference::Inputs in;
+  in.x = data.x.data();
+  in.gamma = data.gamma.data();
+  in.beta = data.beta.data();
+  in.rows = data.rows;
+  in.d = in.xStride = data.d;
+  reference::Outputs ref = reference::evaluate(spec, in);
+  double withoutTerm = 0;
+  for (size_t i = 0; i < ref.y.size(); ++i)
+    withoutTerm =
+        std::max(withoutTerm, reference::errorFraction(out.y[i], ref.y[i],
+                                                       spec.output.value));
+  EXPECT_GT(withoutTerm, 1.0) << "the data does not need the conditioned term";
+  std::printf("  mean 1e4: %.3g of the bound, %.3g without its second term\n",
+              grade.y, withoutTerm);
 }

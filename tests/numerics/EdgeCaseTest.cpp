@@ -36,6 +36,43 @@ TEST(EdgeCases, NaNStaysInItsRow) {
   }
 }
 
+// Where a block holds many rows (small d) a NaN or an Inf must still stay
+// in its row, in every input type: the reference propagates it the same way
+// (NaN statistics, or r = 0 and inf * 0), and the grade requires NaN where
+// it has NaN and finite values everywhere else.
+TEST(EdgeCases, NaNAndInfStayInTheirRowsAtEveryD) {
+  const double poisons[] = {std::numeric_limits<double>::quiet_NaN(),
+                            std::numeric_limits<double>::infinity()};
+  for (const char *name : {"layernorm", "llama_rmsnorm", "fused_add_rmsnorm"})
+    for (dsl::DType type : {dsl::DType::F32, dsl::DType::F16, dsl::DType::BF16})
+      for (int64_t d : {7, 64, 1000, 4097})
+        for (double poison : poisons) {
+          dsl::Spec spec = loadShippedSpec(name);
+          spec.input.value = spec.output.value = type;
+          const int64_t rows = 9, bad = 4;
+          CaseData data = makeCase(spec, rows, d, 100 + d);
+          data.x[bad * data.xStride + d / 2] = poison;
+          RunOutputs out;
+          Grade grade = runAndGrade(spec, data, defaults(), &out);
+          std::string what = std::string(name) + " " +
+                             std::string(dsl::toString(type)) +
+                             " d=" + std::to_string(d) +
+                             (std::isnan(poison) ? " NaN" : " Inf");
+          EXPECT_LE(grade.worst(), 1.0) << what << ": " << grade.str();
+          bool badRowPoisoned = false;
+          for (int64_t r = 0; r < rows; ++r)
+            for (int64_t i = 0; i < d; ++i) {
+              bool finite = std::isfinite(out.y[r * d + i]);
+              if (r == bad)
+                badRowPoisoned |= !finite;
+              else
+                ASSERT_TRUE(finite)
+                    << what << ": row " << r << " element " << i;
+            }
+          EXPECT_TRUE(badRowPoisoned) << what;
+        }
+}
+
 TEST(EdgeCases, F16NearMaxDoesNotOverflowTheStatistics) {
   for (const char *name : {"layernorm", "llama_rmsnorm"}) {
     dsl::Spec spec = loadShippedSpec(name);
@@ -101,9 +138,7 @@ TEST(EdgeCases, EveryRowStorageAndLaneOrder) {
     spec.saveStats.value = true;
     for (RowStorage storage :
          {RowStorage::Registers, RowStorage::Shared, RowStorage::Global})
-      for (cpu::LaneOrder order :
-           {cpu::LaneOrder::Forward, cpu::LaneOrder::Reverse,
-            cpu::LaneOrder::Random}) {
+      for (cpu::LaneOrder order : kLaneOrders) {
         RunOptions options = defaults();
         options.schedule.rowStorage = storage;
         options.schedule.threadsPerRow = 64;

@@ -8,21 +8,14 @@
 // it, while the same IR unmutated passes.
 //
 //===----------------------------------------------------------------------===//
+#include "MutatedIR.h"
 #include "NumericsUtil.h"
 
 #include "normc/Dialect/Norm/IR/NormOps.h"
-#include "normc/Frontend/Pipeline.h"
-#include "normc/Frontend/SpecCompiler.h"
-#include "normc/Frontend/SpecToNorm.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
-
-#include <functional>
 
 using namespace mlir;
 using namespace normc;
@@ -30,40 +23,15 @@ using namespace normc::test;
 
 namespace {
 
-using Mutation = std::function<void(ModuleOp)>;
-
 /// Derives the backward of `spec`, applies `mutate`, and grades what its
 /// kernels compute on one case.
 GradientGrade runMutated(const dsl::Spec &spec, const Program &program,
                          int64_t d, const Mutation &mutate) {
-  DialectRegistry registry;
-  registerNormcDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  OwningOpRef<ModuleOp> module = buildSpecModule(spec, d, context);
-  EXPECT_TRUE(succeeded(deriveProgram(*module, program)));
-  if (mutate)
-    mutate(*module);
-  // Through a file, as hand-edited IR would come.
-  llvm::SmallString<128> path;
-  EXPECT_FALSE(llvm::sys::fs::createTemporaryFile("backward", "mlir", path));
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    module->print(os);
-  }
-  std::string errors;
-  std::optional<EmittedModule> emitted = emitIRFile(path.str().str(), errors);
-  llvm::sys::fs::remove(path);
-  EXPECT_TRUE(emitted) << errors;
-  if (!emitted)
-    return {};
-  cpu::CpuModule cpuModule =
-      cpu::CpuModule::compile(emitted->source, kernelCompileOptions());
+  MutatedKernels k = compileMutated(spec, program, d, mutate);
   CaseData data = makeCase(spec, 9, d, 41);
   GradientCase grad = makeGradientCase(spec, data, program, 42);
-  RunOutputs out = runModuleOnCpu(spec, emitted->kernels, cpuModule,
-                                  inputsOf(data, grad));
+  RunOutputs out =
+      runModuleOnCpu(spec, k.emitted.kernels, k.module, inputsOf(data, grad));
   return gradeGradient(spec, data, grad, out);
 }
 
@@ -96,12 +64,11 @@ TEST(GradientMutation, EachLikelyMistakeFailsAndTheTruthPasses) {
        "the statistics' term dropped", replaceConstant(2.0, 0.0)},
       // pRMSNorm: the backward sums g * h over all d features; over the
       // statistics' k features instead.
-      {"prmsnorm", Program::gradient(), 1000,
-       "reductions over k instead of d",
+      {"prmsnorm", Program::gradient(), 1000, "reductions over k instead of d",
        [](ModuleOp module) {
          module.walk([](norm::ReduceOp r) {
-           r.setFractionAttr(FloatAttr::get(r.getFractionAttr().getType(),
-                                            0.0625));
+           r.setFractionAttr(
+               FloatAttr::get(r.getFractionAttr().getType(), 0.0625));
          });
        }},
       // The gradient arriving at residual_out, dropped from dx: its
@@ -110,16 +77,15 @@ TEST(GradientMutation, EachLikelyMistakeFailsAndTheTruthPasses) {
        "the dresidual_out term dropped",
        [](ModuleOp module) {
          module.walk([](norm::MapOp map) {
-           for (auto [operand, arg] : llvm::zip(
-                    map->getOperands(), map.getBody().getArguments())) {
+           for (auto [operand, arg] :
+                llvm::zip(map->getOperands(), map.getBody().getArguments())) {
              auto in = operand.getDefiningOp<norm::InputOp>();
              if (!in || in.getName() != "dresidual_out")
                continue;
-             OpBuilder b(&map.getBody().front(),
-                         map.getBody().front().begin());
-             Value zero = arith::ConstantOp::create(
-                 b, map.getLoc(), arg.getType(),
-                 b.getFloatAttr(arg.getType(), 0.0));
+             OpBuilder b(&map.getBody().front(), map.getBody().front().begin());
+             Value zero =
+                 arith::ConstantOp::create(b, map.getLoc(), arg.getType(),
+                                           b.getFloatAttr(arg.getType(), 0.0));
              arg.replaceAllUsesWith(zero);
            }
          });
@@ -132,8 +98,8 @@ TEST(GradientMutation, EachLikelyMistakeFailsAndTheTruthPasses) {
     GradientGrade broken = runMutated(spec, c.program, c.d, c.mutate);
     EXPECT_GT(broken.dx, 1.0)
         << c.spec << " with " << c.what << " passed: " << broken.str();
-    std::printf("  %-18s %-32s truth %.3g, mutated %.3g of the bound\n",
-                c.spec, c.what, truth.worst(), broken.worst());
+    std::printf("  %-18s %-32s truth %.3g, mutated %.3g of the bound\n", c.spec,
+                c.what, truth.worst(), broken.worst());
   }
 }
 

@@ -27,7 +27,8 @@ inline constexpr int64_t kSuiteCols[] = {1,    7,    64,    127,  1000,
                                          4096, 4097, 12288, 65536};
 inline constexpr int64_t kSuiteRows[] = {0, 1, 3, 257};
 inline constexpr cpu::LaneOrder kLaneOrders[] = {
-    cpu::LaneOrder::Forward, cpu::LaneOrder::Reverse, cpu::LaneOrder::Random};
+    cpu::LaneOrder::Forward, cpu::LaneOrder::Reverse, cpu::LaneOrder::Random,
+    cpu::LaneOrder::RunAhead};
 
 /// A shipped spec by name (specs/NAME.toml).
 dsl::Spec loadShippedSpec(const std::string &name);

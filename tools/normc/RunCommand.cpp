@@ -90,10 +90,14 @@ bool report(const char *name, size_t count,
   return worst <= 1.0;
 }
 
+/// `conditioning`, when not empty, holds each element's second term of the
+/// bound (reference::Outputs::yConditioning).
 bool reportForward(const char *name, const std::vector<double> &got,
-                   const std::vector<double> &ref, dsl::DType type) {
+                   const std::vector<double> &ref, dsl::DType type,
+                   const std::vector<double> &conditioning = {}) {
   return report(name, got.size(), [&](size_t i) {
-    return reference::errorFraction(got[i], ref[i], type);
+    return reference::errorFraction(got[i], ref[i], type,
+                                    conditioning.empty() ? 0 : conditioning[i]);
   });
 }
 
@@ -445,7 +449,8 @@ int normc::tool::runRun(int argc, char **argv) {
       kept &= paramReport("dbeta", result.dbeta, ref.dbeta, ref.dbetaScale, {});
   } else {
     reference::Outputs ref = reference::evaluate(*spec, refIn);
-    kept = reportForward("y", result.y, ref.y, spec->output.value);
+    kept = reportForward("y", result.y, ref.y, spec->output.value,
+                         ref.yConditioning);
     if (spec->residualAdd.value)
       kept &= reportForward("residual_out", result.residualOut, ref.residualOut,
                             spec->input.value);

@@ -130,9 +130,20 @@ std::uint64_t BlockRunner::nextRandom() {
   return z ^ (z >> 31);
 }
 
-void BlockRunner::makeReady(unsigned *tids, unsigned count) {
+void BlockRunner::makeReady(unsigned *tids, unsigned count, bool collective) {
   switch (config.options.laneOrder) {
   case LaneOrder::Forward:
+    break;
+  case LaneOrder::RunAhead:
+    if (collective) { // ahead of every waiting thread, in lane order
+      for (unsigned i = count; i-- > 0;) {
+        readyHead = readyHead == 0 ? threadCount - 1 : readyHead - 1;
+        threads[tids[i]].state = FiberThread::State::Ready;
+        ready[readyHead] = tids[i];
+      }
+      readySize += count;
+      return;
+    }
     break;
   case LaneOrder::Reverse:
     std::reverse(tids, tids + count);
@@ -279,7 +290,7 @@ unsigned long long BlockRunner::warpOp(FiberThread &self, WarpOp op,
     for (unsigned l = 0; l < kWarpSize; ++l)
       if (completed >> l & 1)
         scratch[count++] = warp * kWarpSize + l;
-    makeReady(scratch.data(), count);
+    makeReady(scratch.data(), count, /*collective=*/true);
   }
   suspend(self);
   return w.result(lane);

@@ -95,8 +95,10 @@ private:
   /// is being torn down meanwhile.
   void suspend(FiberThread &self);
   void switchToScheduler(FiberThread &self);
-  /// Queues the threads `tids` (ascending) in the launch's lane order.
-  void makeReady(unsigned *tids, unsigned count);
+  /// Queues the threads `tids` (ascending) in the launch's lane order;
+  /// `collective`: the lanes of a warp collective that just completed
+  /// (LaneOrder::RunAhead puts them first).
+  void makeReady(unsigned *tids, unsigned count, bool collective = false);
   void abortBlock();
   std::string deadlockReport();
   std::string describeThreads(const std::vector<unsigned> &tids);

@@ -19,7 +19,8 @@
 // CHECK-NEXT:      %[[D:.*]] = arith.subf %[[V]], %[[MU]] : f32
 // CHECK-NEXT:      %[[D2:.*]] = arith.mulf %[[D]], %[[D]] : f32
 // CHECK-NEXT:      sched.yield %[[D2]] : f32
-// CHECK:         %[[VAR:.*]] = arith.divf %[[SQ]], %{{.*}} : f32
+// CHECK:         %[[KF2:.*]] = arith.sitofp %[[K]] : i32 to f32
+// CHECK:         %[[VAR:.*]] = arith.divf %[[SQ]], %[[KF2]] : f32
 // CHECK:         %[[EPS:.*]] = arith.constant 9.99999974E-6 : f32
 // CHECK:         %[[T:.*]] = arith.addf %[[VAR]], %[[EPS]] : f32
 // CHECK:         %[[R:.*]] = math.rsqrt %[[T]] : f32
@@ -63,10 +64,13 @@ norm.spec @layernorm {
 // CHECK:         %[[K:.*]] = sched.feature_count fraction 6.250000e-02
 // CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK:         %[[KM1:.*]] = arith.subi %[[K]], %[[ONE]] : i32
-// CHECK:         arith.sitofp %[[KM1]] : i32 to f64
-// CHECK:         %[[ROOT:.*]] = math.sqrt %{{.*}} : f64
-// CHECK:         %[[DEN:.*]] = arith.addf %[[ROOT]], %{{.*}} : f64
-// CHECK:         %[[R:.*]] = arith.divf %{{.*}}, %[[DEN]] : f64
+// CHECK:         %[[KM1F:.*]] = arith.sitofp %[[KM1]] : i32 to f64
+// CHECK:         %[[VAR:.*]] = arith.divf %{{.*}}, %[[KM1F]] : f64
+// CHECK:         %[[EPS:.*]] = arith.constant 1.000000e-08 : f64
+// CHECK:         %[[ROOT:.*]] = math.sqrt %[[VAR]] : f64
+// CHECK:         %[[DEN:.*]] = arith.addf %[[ROOT]], %[[EPS]] : f64
+// CHECK:         %[[ONE_F:.*]] = arith.constant 1.000000e+00 : f64
+// CHECK:         %[[R:.*]] = arith.divf %[[ONE_F]], %[[DEN]] : f64
 // CHECK:         %[[R32:.*]] = arith.truncf %[[R]] : f64 to f32
 // CHECK:         sched.store_stat %[[R32]], %[[RSTD]] : f32, !sched.stats<f32>
 norm.spec @partial {

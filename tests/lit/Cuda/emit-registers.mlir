@@ -29,15 +29,22 @@
 // CHECK:     const float [[T:s[0-9]+]] = normc_compensated_total([[SUM]], [[SUM]]_carry);
 // sched.warp_sum, sched.scratch_write, sched.barrier, sched.scratch_sum:
 // CHECK:     float [[W:s[0-9]+]] = [[T]];
-// CHECK:     [[W]] += __shfl_xor_sync(0xffffffffu, [[W]], 16);
-// CHECK:     [[W]] += __shfl_xor_sync(0xffffffffu, [[W]], 1);
+// CHECK-NEXT:     [[W]] += __shfl_xor_sync(0xffffffffu, [[W]], 16);
+// CHECK-NEXT:     [[W]] += __shfl_xor_sync(0xffffffffu, [[W]], 8);
+// CHECK-NEXT:     [[W]] += __shfl_xor_sync(0xffffffffu, [[W]], 4);
+// CHECK-NEXT:     [[W]] += __shfl_xor_sync(0xffffffffu, [[W]], 2);
+// CHECK-NEXT:     [[W]] += __shfl_xor_sync(0xffffffffu, [[W]], 1);
 // CHECK:       reduce_scratch[row_in_block * 4 + (lane_in_row >> 5)] = [[W]];
 // CHECK:     __syncthreads();
 // CHECK:     float [[TOTAL:s[0-9]+]] = reduce_scratch[row_in_block * 4];
 // CHECK:     for (int w = 1; w < 4; ++w)
-// CHECK:     __syncthreads();
-// CHECK:     const float [[EPS:s[0-9]+]] = 9.99999997e-07f;
-// CHECK:     const float [[R:s[0-9]+]] = normc_rsqrt(
+// CHECK-NEXT:       [[TOTAL]] += reduce_scratch[row_in_block * 4 + w];
+// CHECK-NEXT:     __syncthreads();
+// CHECK-NEXT:     const float [[KF:s[0-9]+]] = NORMC_CVT(float, [[K]]);
+// CHECK-NEXT:     const float [[MS:s[0-9]+]] = [[TOTAL]] / [[KF]];
+// CHECK-NEXT:     const float [[EPS:s[0-9]+]] = 9.99999997e-07f;
+// CHECK-NEXT:     const float [[T:s[0-9]+]] = [[MS]] + [[EPS]];
+// CHECK-NEXT:     const float [[R:s[0-9]+]] = normc_rsqrt([[T]]);
 // sched.store_stat:
 // CHECK:       rstd[row] = [[R]];
 // sched.map_chunk and sched.store_chunk:

@@ -69,12 +69,14 @@ inline const char *orderName(LaneOrder order) {
     return "reverse";
   case LaneOrder::Random:
     return "random";
+  case LaneOrder::RunAhead:
+    return "run-ahead";
   }
   return "?";
 }
 
 constexpr LaneOrder kAllOrders[] = {LaneOrder::Forward, LaneOrder::Reverse,
-                                    LaneOrder::Random};
+                                    LaneOrder::Random, LaneOrder::RunAhead};
 
 /// Host-side bfloat16 for inputs and references: round to nearest even,
 /// NaN kept quiet.

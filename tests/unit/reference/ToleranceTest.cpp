@@ -44,3 +44,12 @@ TEST(ReferenceTolerance, NaNAndInfinity) {
     EXPECT_EQ(errorFraction(INFINITY, 1e30, t), INFINITY);
   }
 }
+
+TEST(Tolerance, ConditioningWidensTheBound) {
+  // 2^-15 off at 1 uses the whole f32 bound 2 * 2^-17 * 2; a conditioning
+  // term as large again halves it.
+  EXPECT_EQ(errorFraction(1 + std::ldexp(1.0, -15), 1, DType::F32,
+                          std::ldexp(1.0, -15)),
+            0.5);
+  EXPECT_EQ(errorFraction(NAN, 1, DType::F32, 1e9), INFINITY);
+}

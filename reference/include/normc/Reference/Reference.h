@@ -32,6 +32,10 @@ struct Outputs {
   std::vector<double> residualOut; // [rows, d], iff residualAdd
   std::vector<double> mean;        // [rows], iff saveStats && center
   std::vector<double> rstd;        // [rows], iff saveStats (1 without scale)
+  /// [rows, d]: the second term of contract section 4's bound for y,
+  /// 2^-23 (|h[i]| + |mu|) r |G[i]|, the rounding of mu to f32 that no f32
+  /// evaluation avoids (errorFraction's `conditioning`).
+  std::vector<double> yConditioning;
 };
 
 /// Evaluates contract section 1 row by row in double. Sums are compensated
@@ -51,11 +55,13 @@ int64_t statisticsWidth(double fraction, int64_t d);
 /// f16, 2^-17 for f32 (and for f64, which is not an output type of a spec).
 double tolerance(dsl::DType outputType);
 
-/// How much of the promise |y - ref| <= 2 * tol * (|ref| + 1) an output uses:
-/// |y - ref| / (2 * tol * (|ref| + 1)); at most 1 passes. When ref is NaN, y
-/// must be NaN; when ref is +-Inf, y must equal it (0 when so, +inf when
+/// How much of the promise |y - ref| <= 2 * tol * (|ref| + 1) + conditioning
+/// an output uses: |y - ref| / (2 * tol * (|ref| + 1) + conditioning); at
+/// most 1 passes. For y, `conditioning` is Outputs::yConditioning. When ref is
+/// NaN, y must be NaN; when ref is +-Inf, y must equal it (0 when so, +inf when
 /// not). A NaN or Inf y against a finite ref gives +inf.
-double errorFraction(double y, double ref, dsl::DType type);
+double errorFraction(double y, double ref, dsl::DType type,
+                     double conditioning = 0);
 
 /// Rounds v to the nearest value of a storage type, ties to even, and
 /// returns it as a double: overflow gives +-Inf, tiny values become

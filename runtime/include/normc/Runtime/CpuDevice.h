@@ -47,7 +47,12 @@ private:
 /// The order in which the scheduler resumes the threads of a block, at its
 /// start and after every barrier or warp collective. Order-dependent bugs
 /// (a missing __syncthreads) show up under some orders only: test several.
-enum class LaneOrder { Forward, Reverse, Random };
+/// RunAhead resumes in forward order, but a warp whose collective completes
+/// runs before every thread already waiting, so the first warp runs as far
+/// ahead as the barriers let it: a write to shared memory that a missing
+/// barrier no longer holds back lands before the other warps' reads (a
+/// write-after-read hazard), which the FIFO orders never show.
+enum class LaneOrder { Forward, Reverse, Random, RunAhead };
 
 struct LaunchOptions {
   LaneOrder laneOrder = LaneOrder::Forward;
