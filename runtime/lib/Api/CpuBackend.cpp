@@ -81,8 +81,10 @@ public:
           planLaunches(infos, args.rows, args.cols);
       KernelArgs all = args;
       std::vector<std::vector<unsigned char>> workspace;
+      // Filled with 0xff bytes, a NaN in every float type: a partial sum
+      // that no kernel wrote cannot pass for zero.
       for (auto &[name, bytes] : partialsBuffers(infos, plan, args.cols)) {
-        workspace.emplace_back(bytes);
+        workspace.emplace_back(bytes, 0xff);
         all.buffers[name] = workspace.back().data();
       }
       // Every argument checked before the first kernel writes anything.
