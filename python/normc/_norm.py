@@ -2,7 +2,6 @@
 import dataclasses
 import hashlib
 import os
-from pathlib import Path
 from typing import List, Optional, Union
 
 import torch
