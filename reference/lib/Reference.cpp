@@ -119,13 +119,25 @@ Outputs evaluate(const dsl::Spec &spec, const Inputs &in) {
     const std::optional<dsl::DType> rounded = spec.normalizedType();
     for (int64_t i = 0; i < d; ++i) {
       double v = (h[i] - st.mean) * st.rstd;
-      if (rounded)
-        v = roundTo(*rounded, v);
       const double g =
           spec.gain.value ? spec.gainOffset.value + in.gamma[i] : 1;
-      out.yConditioning[row * d + i] = std::ldexp(1.0, -23) *
-                                       (std::fabs(h[i]) + std::fabs(st.mean)) *
-                                       st.rstd * std::fabs(g);
+      const double muRounding = std::ldexp(1.0, -23) *
+                                (std::fabs(h[i]) + std::fabs(st.mean)) *
+                                st.rstd;
+      double flip = 0;
+      if (rounded) {
+        // An f32 evaluation of n is off by a few of its ulps (and by the
+        // rounding of mu): where that straddles a midpoint of the type n
+        // is rounded to, it may round to the other neighbour (contract
+        // section 7 grants the same for fp8).
+        double slack = std::ldexp(std::fabs(v), -20) + muRounding;
+        double n = roundTo(*rounded, v);
+        for (double other :
+             {roundTo(*rounded, v - slack), roundTo(*rounded, v + slack)})
+          flip = std::max(flip, std::fabs(other - n));
+        v = n;
+      }
+      out.yConditioning[row * d + i] = (muRounding + flip) * std::fabs(g);
       if (spec.gain.value)
         v *= g;
       if (spec.bias.value)

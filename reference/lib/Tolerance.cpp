@@ -51,9 +51,12 @@ double dxErrorFraction(double v, double ref, double scale, dsl::DType type) {
 
 double paramGradErrorFraction(double v, double ref, double scale,
                               dsl::DType type, double conditioning) {
+  // Half the smallest subnormal: the rounding of a sum whose magnitude is
+  // below the normal range, which no bound relative to it can hold.
   return fractionOfBound(v, ref,
                          2 * tolerance(type) * std::fabs(ref) +
-                             std::ldexp(1.0, -16) * scale + conditioning);
+                             std::ldexp(1.0, -16) * scale + conditioning +
+                             smallestSubnormal(type) / 2);
 }
 
 } // namespace normc::reference

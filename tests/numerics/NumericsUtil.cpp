@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <random>
 
@@ -58,17 +59,39 @@ std::string Grade::str() const {
   return text;
 }
 
+Leeway test::leewayOf(const dsl::Spec &spec, int64_t d) {
+  Leeway l;
+  dsl::DType acc = spec.accumulate.value;
+  if (acc != dsl::DType::F16 && acc != dsl::DType::BF16)
+    return l;
+  l.coarsest = acc;
+  // Unit roundoffs: 2^-24 for f32, 2^-11 for f16, 2^-8 for bf16.
+  l.roundoffRatio = std::ldexp(1.0, acc == dsl::DType::F16 ? 13 : 16);
+  l.depth = std::log2(double(std::max<int64_t>(d, 1))) + 2;
+  return l;
+}
+
+dsl::DType Leeway::type(dsl::DType t) const {
+  if (coarsest && reference::tolerance(*coarsest) > reference::tolerance(t))
+    return *coarsest;
+  return t;
+}
+
 /// `conditioning`, when not empty, holds each element's second term of the
 /// bound (reference::Outputs::yConditioning).
 static double worstOf(const std::vector<double> &got,
                       const std::vector<double> &ref, dsl::DType type,
+                      const Leeway &leeway,
                       const std::vector<double> &conditioning = {}) {
   EXPECT_EQ(got.size(), ref.size());
   double worst = 0;
   for (size_t i = 0; i < std::min(got.size(), ref.size()); ++i)
-    worst = std::max(worst, reference::errorFraction(
-                                got[i], ref[i], type,
-                                conditioning.empty() ? 0 : conditioning[i]));
+    worst = std::max(
+        worst,
+        reference::errorFraction(
+            got[i], ref[i], leeway.type(type),
+            conditioning.empty() ? 0 : conditioning[i] * leeway.roundoffRatio) /
+            leeway.depth);
   return worst;
 }
 
@@ -100,12 +123,13 @@ Grade test::grade(const dsl::Spec &spec, const CaseData &data,
   refIn.xStride = refIn.residualStride = data.xStride;
   reference::Outputs ref = reference::evaluate(spec, refIn);
 
+  Leeway leeway = leewayOf(spec, data.d);
   Grade grade;
-  grade.y = worstOf(got.y, ref.y, spec.output.value, ref.yConditioning);
+  grade.y = worstOf(got.y, ref.y, spec.output.value, leeway, ref.yConditioning);
   grade.residualOut =
-      worstOf(got.residualOut, ref.residualOut, spec.input.value);
-  grade.mean = worstOf(got.mean, ref.mean, dsl::DType::F32);
-  grade.rstd = worstOf(got.rstd, ref.rstd, dsl::DType::F32);
+      worstOf(got.residualOut, ref.residualOut, spec.input.value, leeway);
+  grade.mean = worstOf(got.mean, ref.mean, dsl::DType::F32, leeway);
+  grade.rstd = worstOf(got.rstd, ref.rstd, dsl::DType::F32, leeway);
   return grade;
 }
 
@@ -195,10 +219,12 @@ GradientGrade test::gradeGradient(const dsl::Spec &spec, const CaseData &data,
       w = std::max(w, fraction(i));
     return w;
   };
+  Leeway leeway = leewayOf(spec, data.d);
   auto dx = [&](const std::vector<double> &v) {
     return worst(v, ref.dx, [&](size_t i) {
       return reference::dxErrorFraction(v[i], ref.dx[i], ref.dxScale[i],
-                                        spec.input.value);
+                                        leeway.type(spec.input.value)) /
+             leeway.depth;
     });
   };
   auto param = [&](const std::vector<double> &v, const std::vector<double> &r,
@@ -206,8 +232,12 @@ GradientGrade test::gradeGradient(const dsl::Spec &spec, const CaseData &data,
                    const std::vector<double> &conditioning) {
     return worst(v, r, [&](size_t i) {
       return reference::paramGradErrorFraction(
-          v[i], r[i], scale[i], spec.params.value,
-          conditioning.empty() ? 0.0 : conditioning[i]);
+                 v[i], r[i], scale[i] * leeway.roundoffRatio,
+                 leeway.type(spec.params.value),
+                 conditioning.empty()
+                     ? 0.0
+                     : conditioning[i] * leeway.roundoffRatio) /
+             leeway.depth;
     });
   };
   GradientGrade g;

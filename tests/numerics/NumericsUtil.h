@@ -44,6 +44,19 @@ struct CaseData {
 CaseData makeCase(const dsl::Spec &spec, int64_t rows, int64_t d, uint64_t seed,
                   double scale = 1.0, int64_t xStride = 0);
 
+/// How the bounds apply to a spec. The contract promises them for f32 (and
+/// f64) accumulation. f16 and bf16 accumulation (legal, warned about) are
+/// held to the same bounds in their own precision: no tolerance finer than
+/// the accumulate type's, the terms for f32's rounding (of mu, 2^-16 M)
+/// scaled by the ratio of unit roundoffs, and all of it by the depth of a
+/// reduction, log2(d) + 2.
+struct Leeway {
+  std::optional<dsl::DType> coarsest; // the accumulate type, when coarser
+  double roundoffRatio = 1, depth = 1;
+  dsl::DType type(dsl::DType t) const;
+};
+Leeway leewayOf(const dsl::Spec &spec, int64_t d);
+
 /// Worst error fraction per output (y, residual_out, mean, rstd).
 struct Grade {
   double y = 0, residualOut = 0, mean = 0, rstd = 0;

@@ -1,4 +1,6 @@
 //===- ToleranceTest.cpp - The promise |y - ref| <= 2 tol (|ref| + 1) -----===//
+#include "ReferenceTestUtil.h"
+#include "normc/Reference/Gradient.h"
 #include "normc/Reference/Reference.h"
 
 #include <gtest/gtest.h>
@@ -52,4 +54,70 @@ TEST(Tolerance, ConditioningWidensTheBound) {
                           std::ldexp(1.0, -15)),
             0.5);
   EXPECT_EQ(errorFraction(NAN, 1, DType::F32, 1e9), INFINITY);
+}
+
+TEST(Tolerance, SmallestSubnormals) {
+  EXPECT_EQ(smallestSubnormal(DType::F16), std::ldexp(1.0, -24));
+  EXPECT_EQ(smallestSubnormal(DType::BF16), std::ldexp(1.0, -133));
+  EXPECT_EQ(smallestSubnormal(DType::F32), std::ldexp(1.0, -149));
+  for (DType t : {DType::F16, DType::BF16, DType::F32}) {
+    EXPECT_EQ(roundTo(t, smallestSubnormal(t)), smallestSubnormal(t));
+    EXPECT_EQ(roundTo(t, smallestSubnormal(t) / 4), 0);
+  }
+}
+
+TEST(Tolerance, ParameterGradientsAdmitACorrectlyRoundedSubnormal) {
+  // A one-row dgamma of 3e-6 (M = 3e-6) lies below f16's normal range:
+  // rounding it once is off by up to 2^-25, far more than 2 tol |ref| +
+  // 2^-16 M; one subnormal step more is not admitted.
+  double ref = 3e-6, rounded = roundTo(DType::F16, ref);
+  ASSERT_NE(rounded, ref);
+  EXPECT_LE(paramGradErrorFraction(rounded, ref, ref, DType::F16), 1);
+  EXPECT_GT(paramGradErrorFraction(rounded + std::ldexp(1.0, -24), ref, ref,
+                                   DType::F16),
+            1);
+}
+
+namespace {
+/// y and its conditioning for one f16 row of RMSNorm without a gain.
+Outputs evaluateRow(const std::string &normalized, int64_t d) {
+  normc::dsl::Spec spec = test::makeSpec(
+      "[statistics]\ncenter = false\n[epsilon]\nvalue = 0\n[affine]\ngain = "
+      "false\nnormalized = \"" +
+      normalized + "\"\n[dtypes]\ninput = \"f16\"\noutput = \"f32\"\n");
+  std::vector<double> x(d);
+  for (int64_t i = 0; i < d; ++i)
+    x[i] = roundTo(DType::F16, std::sin(0.37 * double(i)) * 3);
+  Inputs in;
+  in.x = x.data();
+  in.rows = 1;
+  in.d = in.xStride = d;
+  return evaluate(spec, in);
+}
+} // namespace
+
+TEST(Tolerance, RoundingNNearAMidpointConditionsY) {
+  // Where an f32 evaluation of n may round to either f16 neighbour, the
+  // conditioning admits the other one (an ulp of n); elsewhere it is only
+  // mu's rounding (2^-23 r |h|), as without the rounding.
+  const int64_t d = 65536;
+  Outputs rounded = evaluateRow("input", d),
+          plain = evaluateRow("accumulate", d);
+  int flips = 0;
+  for (int64_t i = 0; i < d; ++i) {
+    double extra = rounded.yConditioning[i] - plain.yConditioning[i];
+    if (extra == 0)
+      continue;
+    ++flips;
+    // y is the rounded n: its other neighbour is one f16 ulp away.
+    double ulp = std::ldexp(1.0, std::ilogb(rounded.y[i]) - 10);
+    EXPECT_EQ(extra, ulp) << i;
+    // and n lies within the slack (2^-20 + 2^-23) |n| of the midpoint.
+    EXPECT_LE(std::fabs(std::fabs(plain.y[i] - rounded.y[i]) - ulp / 2),
+              std::ldexp(std::fabs(plain.y[i]), -19))
+        << i;
+  }
+  // About 2 * 2^-20 / 2^-10 of the elements lie that close to a midpoint.
+  EXPECT_GT(flips, 16);
+  EXPECT_LT(flips, 1024);
 }

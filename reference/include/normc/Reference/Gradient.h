@@ -70,9 +70,11 @@ Gradients evaluateGradient(const dsl::Spec &spec, const GradientInputs &in);
 double dxErrorFraction(double v, double ref, double scale, dsl::DType type);
 
 /// How much of the promise |v - ref| <= 2 tol |ref| + 2^-16 M (+
-/// `conditioning`, see Gradients::dgammaConditioning) a dgamma or dbeta
-/// element uses (scale = M). NaN and Inf as `errorFraction`; a zero bound
-/// gives 0 when v == ref and +inf otherwise.
+/// `conditioning`, see Gradients::dgammaConditioning, + half the type's
+/// smallest subnormal: the one rounding the contract asks for, of a sum
+/// below the normal range) a dgamma or dbeta element uses (scale = M). NaN and
+/// Inf as `errorFraction`; a zero bound gives 0 when v == ref and +inf
+/// otherwise.
 double paramGradErrorFraction(double v, double ref, double scale,
                               dsl::DType type, double conditioning = 0);
 

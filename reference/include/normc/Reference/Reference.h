@@ -34,7 +34,10 @@ struct Outputs {
   std::vector<double> rstd;        // [rows], iff saveStats (1 without scale)
   /// [rows, d]: the second term of contract section 4's bound for y,
   /// 2^-23 (|h[i]| + |mu|) r |G[i]|, the rounding of mu to f32 that no f32
-  /// evaluation avoids (errorFraction's `conditioning`).
+  /// evaluation avoids (errorFraction's `conditioning`); with
+  /// affine.normalized rounding n, plus |G[i]| times the distance to the
+  /// other neighbour where n lies within an f32 evaluation's error of a
+  /// midpoint of the type it is rounded to.
   std::vector<double> yConditioning;
 };
 
@@ -67,6 +70,9 @@ double errorFraction(double y, double ref, dsl::DType type,
 /// returns it as a double: overflow gives +-Inf, tiny values become
 /// subnormals or signed zero, NaN stays NaN. F64 is the identity.
 double roundTo(dsl::DType type, double v);
+
+/// The smallest positive subnormal of a storage type (2^-24 for f16).
+double smallestSubnormal(dsl::DType type);
 
 } // namespace normc::reference
 
