@@ -25,7 +25,16 @@ PackedArgs::PackedArgs(const KernelLaunchInfo &info, const KernelArgs &args)
     case KernelParam::Kind::Stats:
     case KernelParam::Kind::Partials: {
       auto it = args.buffers.find(param.name);
-      if (it == args.buffers.end() || !it->second)
+      bool missing = it == args.buffers.end() || !it->second;
+      // With no rows, a row buffer holds nothing (and may be null, as
+      // empty tensors' storage is).
+      bool perRow = param.kind == KernelParam::Kind::Rows ||
+                    param.kind == KernelParam::Kind::Stats;
+      if (missing && perRow && args.rows == 0) {
+        slot = 0;
+        break;
+      }
+      if (missing)
         throw std::invalid_argument("kernel '" + info.name +
                                     "' needs buffer '" + param.name + "'");
       std::memcpy(&slot, &it->second, sizeof(void *));

@@ -333,6 +333,30 @@ TEST_F(RuntimeApi, BackwardRunsOnTheCpuDevice) {
     EXPECT_NEAR(dgamma[i], dgammaRef[i], 1e-5 * (std::fabs(dgammaRef[i]) + 1));
 }
 
+TEST_F(RuntimeApi, NoRowsNeedNoRowBuffers) {
+  // Empty tensors may have no storage: with rows = 0, x, y and dx may be
+  // null. The backward still writes dgamma, the sum over no rows.
+  Runtime runtime(cpu());
+  Norm norm = runtime.loadSpecString(kRmsNorm);
+  std::vector<float> gamma(16, 1), dgamma(16, NAN);
+  ForwardArgs a;
+  a.d = 16;
+  a.gamma = gamma.data();
+  EXPECT_NO_THROW(norm.forward(a));
+  BackwardArgs b;
+  b.d = 16;
+  b.gamma = gamma.data();
+  b.dgamma = dgamma.data();
+  ASSERT_NO_THROW(norm.backward(b));
+  for (float v : dgamma)
+    EXPECT_EQ(v, 0.0f);
+  // Features are still needed, and rows still need their buffers.
+  b.dgamma = nullptr;
+  EXPECT_THROW(norm.backward(b), Error);
+  a.rows = 1;
+  EXPECT_THROW(norm.forward(a), Error);
+}
+
 TEST_F(RuntimeApi, ErrorsAreMessagesNotCrashes) {
   Runtime runtime(cpu());
   auto messageOf = [](auto &&call) {

@@ -26,7 +26,8 @@ struct KernelArgs {
 /// cuLaunchKernel and the CPU device take them.
 class PackedArgs {
 public:
-  /// Throws std::invalid_argument when a buffer is missing, d does not
+  /// Throws std::invalid_argument when a buffer is missing (a per-row
+  /// buffer may be missing when there are no rows), d does not
   /// match a kernel specialized for another d, or a stride is below d.
   PackedArgs(const KernelLaunchInfo &info, const KernelArgs &args);
   PackedArgs(const PackedArgs &) = delete;
