@@ -48,8 +48,10 @@ options:
   --saved-stats         backward: read the forward's saved mean and rstd
   --dresidual-out       backward, with residual_add: also read the gradient
                         arriving at residual_out
-  -o FILE               write the output to FILE (atomically); text stages
-                        go to stdout without it, a cubin to NAME.cubin
+  -o FILE               write the output to FILE (replaced atomically; a
+                        device or FIFO is written, a symbolic link written
+                        through; - is stdout); text stages go to stdout
+                        without it, a cubin to NAME.cubin
   --threads-per-row=N   schedule: threads sharing one row (power of two)
   --rows-per-block=N    schedule: rows one block owns
   --vector-width=N      schedule: elements per access

@@ -5,43 +5,176 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <memory>
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace normc::tool;
 
-StagedFiles::~StagedFiles() {
-  for (auto &[temp, target] : staged)
-    llvm::sys::fs::remove(temp);
+namespace {
+
+std::string cannotWrite(const std::string &path, const std::string &why) {
+  return "cannot write '" + path + "': " + why;
 }
 
-std::string StagedFiles::add(const std::string &path,
-                             const std::string &contents) {
-  llvm::SmallString<256> model(path);
-  llvm::sys::path::remove_filename(model);
-  if (model.empty())
-    model = ".";
-  llvm::sys::path::append(model, ".normc-%%%%%%%%.tmp");
-  int fd = -1;
-  llvm::SmallString<256> temp;
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, temp))
-    return "cannot write '" + path + "': " + ec.message();
-  staged.emplace_back(temp.str().str(), path);
-  llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-  os << contents;
-  os.close();
-  if (os.has_error()) {
-    std::string why = os.error().message();
-    os.clear_error(); // else the destructor reports a fatal error
-    return "cannot write '" + path + "': " + why;
+/// Writes `contents` to the open descriptor `fd`; an error message or "".
+std::string writeAll(int fd, const std::string &contents,
+                     const std::string &path) {
+  for (size_t done = 0; done < contents.size();) {
+    ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return cannotWrite(path, n < 0 ? std::strerror(errno) : "short write");
+    done += size_t(n);
   }
   return "";
 }
 
+/// A file that is not a regular one (a device, a FIFO): written in place.
+std::string writeInPlace(const std::string &path, const std::string &contents) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0)
+    return cannotWrite(path, std::strerror(errno));
+  std::string error = writeAll(fd, contents, path);
+  if (::close(fd) != 0 && error.empty())
+    error = cannotWrite(path, std::strerror(errno));
+  return error;
+}
+
+/// A name next to `target` for a file of ours.
+std::string uniqueBeside(const std::string &target, const char *suffix,
+                         int &fd) {
+  llvm::SmallString<256> model(target);
+  llvm::sys::path::remove_filename(model);
+  if (model.empty())
+    model = ".";
+  llvm::sys::path::append(model, std::string(".normc-%%%%%%%%") + suffix);
+  llvm::SmallString<256> path;
+  if (llvm::sys::fs::createUniqueFile(model, fd, path))
+    return "";
+  return path.str().str();
+}
+
+} // namespace
+
+StagedFiles::~StagedFiles() {
+  for (Staged &s : staged)
+    if (!s.temporary.empty())
+      ::unlink(s.temporary.c_str());
+}
+
+std::string StagedFiles::add(const std::string &path,
+                             const std::string &contents) {
+  Staged s;
+  s.shown = s.target = path;
+  struct stat status;
+  if (path == "-") {
+    s.inPlace = true;
+    s.contents = contents;
+    staged.push_back(std::move(s));
+    return "";
+  }
+  if (::lstat(path.c_str(), &status) == 0 && S_ISLNK(status.st_mode)) {
+    std::unique_ptr<char, void (*)(void *)> resolved(
+        ::realpath(path.c_str(), nullptr), &std::free);
+    if (!resolved)
+      return cannotWrite(path, "it is a symbolic link to nothing");
+    s.target = resolved.get();
+  }
+  bool exists = ::stat(s.target.c_str(), &status) == 0;
+  if (exists && S_ISDIR(status.st_mode))
+    return cannotWrite(path, "it is a folder");
+  if (exists && !S_ISREG(status.st_mode)) {
+    s.inPlace = true;
+    s.contents = contents;
+    staged.push_back(std::move(s));
+    return "";
+  }
+  int fd = -1;
+  s.temporary = uniqueBeside(s.target, ".tmp", fd);
+  if (s.temporary.empty())
+    return cannotWrite(path, std::strerror(errno));
+  std::string error = writeAll(fd, contents, path);
+  if (exists && error.empty() && ::fchmod(fd, status.st_mode & 07777) != 0)
+    error = cannotWrite(path, std::strerror(errno));
+  if (::close(fd) != 0 && error.empty())
+    error = cannotWrite(path, std::strerror(errno));
+  staged.push_back(std::move(s));
+  return error;
+}
+
+void StagedFiles::rollBack(size_t placed) {
+  for (size_t i = 0; i < placed; ++i) {
+    Staged &s = staged[i];
+    if (s.inPlace)
+      continue;
+    if (!s.backup.empty())
+      ::rename(s.backup.c_str(), s.target.c_str());
+    else
+      ::unlink(s.target.c_str());
+  }
+  for (Staged &s : staged)
+    if (!s.backup.empty())
+      ::unlink(s.backup.c_str());
+}
+
 std::string StagedFiles::commit() {
-  for (auto &[temp, target] : staged)
-    if (llvm::sys::fs::is_directory(target))
-      return "cannot write '" + target + "': it is a folder";
-  for (auto &[temp, target] : staged)
-    if (std::error_code ec = llvm::sys::fs::rename(temp, target))
-      return "cannot write '" + target + "': " + ec.message();
+  // Streams and devices first: when one fails, no file has been replaced.
+  for (Staged &s : staged) {
+    if (!s.inPlace)
+      continue;
+    std::string error;
+    if (s.target == "-") {
+      llvm::outs() << s.contents;
+      llvm::outs().flush();
+      if (llvm::outs().has_error())
+        error = cannotWrite("-", llvm::outs().error().message());
+    } else {
+      error = writeInPlace(s.target, s.contents);
+    }
+    if (!error.empty())
+      return error;
+  }
+  // Keep each file about to be replaced (a hard link, so that the target
+  // never disappears), then rename the new ones into place; a failure puts
+  // back what was replaced so far.
+  for (Staged &s : staged) {
+    if (s.inPlace || ::access(s.target.c_str(), F_OK) != 0)
+      continue;
+    int fd = -1;
+    s.backup = uniqueBeside(s.target, ".old", fd);
+    if (!s.backup.empty()) {
+      ::close(fd);
+      ::unlink(s.backup.c_str());
+    }
+    if (s.backup.empty() || ::link(s.target.c_str(), s.backup.c_str()) != 0) {
+      std::string error =
+          cannotWrite(s.shown, std::string("cannot keep the ") +
+                                   "old file: " + std::strerror(errno));
+      s.backup.clear();
+      rollBack(0);
+      return error;
+    }
+  }
+  for (size_t i = 0; i < staged.size(); ++i) {
+    Staged &s = staged[i];
+    if (s.inPlace)
+      continue;
+    if (rename(s.temporary.c_str(), s.target.c_str()) != 0) {
+      std::string error = cannotWrite(s.shown, std::strerror(errno));
+      rollBack(i);
+      return error;
+    }
+    s.temporary.clear();
+  }
+  for (Staged &s : staged)
+    if (!s.backup.empty())
+      ::unlink(s.backup.c_str());
   staged.clear();
   return "";
 }

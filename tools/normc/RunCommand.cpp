@@ -359,22 +359,27 @@ int normc::tool::runRun(int argc, char **argv) {
                  << missing << "\n";
     return kExitError;
   }
+  bool created = !llvm::sys::fs::exists(*out);
   if (std::error_code ec = llvm::sys::fs::create_directories(*out)) {
     llvm::errs() << "normc: error: cannot create '" << *out
                  << "': " << ec.message() << "\n";
     return kExitError;
   }
-  StagedFiles staged;
   std::string error;
-  for (auto &[name, bytes] : outputs) {
-    llvm::SmallString<256> path(*out);
-    llvm::sys::path::append(path, name);
+  {
+    StagedFiles staged; // its temporary files go when it does
+    for (auto &[name, bytes] : outputs) {
+      llvm::SmallString<256> path(*out);
+      llvm::sys::path::append(path, name);
+      if (error.empty())
+        error = staged.add(path.str().str(), bytes);
+    }
     if (error.empty())
-      error = staged.add(path.str().str(), bytes);
+      error = staged.commit();
   }
-  if (error.empty())
-    error = staged.commit();
   if (!error.empty()) {
+    if (created) // DIR as it was: absent (remove() takes empty folders only)
+      llvm::sys::fs::remove(*out);
     llvm::errs() << "normc: error: " << error << "\n";
     return kExitError;
   }

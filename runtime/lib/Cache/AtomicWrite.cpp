@@ -53,8 +53,9 @@ bool normc::cache::writeAtomically(
   int fd = -1;
   for (int attempt = 0; attempt < 8 && fd < 0; ++attempt) {
     temporary = temporaryName(path);
+    // 0644: never writable by others, whatever the umask (Trust.h).
     fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-                0666);
+                0644);
     if (fd < 0 && errno != EEXIST)
       return false;
   }

@@ -2,9 +2,10 @@
 //
 // Entries appear only by rename (AtomicWrite.h), so a reader holds either an
 // old whole file or a new whole one, and processes need no locks. A file
-// that is not a whole, valid entry (a crash after the rename, a disk error,
-// a tampered file) reads as a miss and is removed, so the next put
-// rebuilds it.
+// that is not a whole, valid entry of its key (a crash after the rename, a
+// disk error, a tampered or misplaced file) reads as a miss and is
+// removed, so the next put rebuilds it. Trust.h decides whose files are
+// read at all.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,8 +13,10 @@
 
 #include "AtomicWrite.h"
 #include "EntryFormat.h"
+#include "Trust.h"
 
 #include <cerrno>
+#include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <stdexcept>
@@ -46,9 +49,10 @@ bool readFully(int fd, char *data, size_t size) {
   return true;
 }
 
-/// The payload of the entry open as `fd`, or nullopt when the file is not a
-/// whole entry with a matching checksum.
-std::optional<std::string> readEntry(int fd, uint64_t fileSize) {
+/// The payload of the entry of `key` open as `fd`, or nullopt when the file
+/// is not a whole entry with a matching checksum.
+std::optional<std::string> readEntry(int fd, uint64_t fileSize,
+                                     const std::string &key) {
   Header header;
   if (fileSize < kHeaderSize || !readFully(fd, header.data(), kHeaderSize))
     return std::nullopt;
@@ -57,7 +61,7 @@ std::optional<std::string> readEntry(int fd, uint64_t fileSize) {
     return std::nullopt;
   std::string payload(fields->payloadSize, '\0');
   if (!readFully(fd, payload.data(), payload.size()) ||
-      sha256(payload) != fields->checksum)
+      entryChecksum(key, payload) != fields->checksum)
     return std::nullopt;
   return payload;
 }
@@ -72,12 +76,33 @@ void removeIfUnchanged(const std::string &path, const struct stat &opened) {
     ::unlink(path.c_str());
 }
 
-/// Creates `folder` and its parents; another process creating them at the
-/// same time is no failure.
+/// Creates `folder` and its parents, private to the user; another process
+/// creating them at the same time is no failure.
 bool makeFolder(const std::string &folder) {
-  std::error_code error;
-  std::filesystem::create_directories(folder, error);
-  return !error || std::filesystem::is_directory(folder, error);
+  struct stat status;
+  if (::stat(folder.c_str(), &status) == 0)
+    return S_ISDIR(status.st_mode);
+  size_t slash = folder.find_last_of('/');
+  if (slash != std::string::npos && slash > 0 &&
+      !makeFolder(folder.substr(0, slash)))
+    return false;
+  return ::mkdir(folder.c_str(), 0700) == 0 || errno == EEXIST;
+}
+
+/// Why `root` cannot hold a cache, or nullopt.
+std::optional<std::string> rootProblem(const std::string &root) {
+  if (root.empty())
+    return std::string("there is no cache folder (set NORMC_CACHE_DIR, "
+                       "XDG_CACHE_HOME or HOME)");
+  makeFolder(root);
+  struct stat status;
+  if (::stat(root.c_str(), &status) != 0)
+    return "cannot create " + root + ": " + std::strerror(errno);
+  if (!S_ISDIR(status.st_mode))
+    return root + " is not a folder";
+  if (std::optional<std::string> why = distrust(status))
+    return root + " is " + *why;
+  return std::nullopt;
 }
 
 } // namespace
@@ -98,19 +123,35 @@ std::string DiskCache::pathFor(const std::string &key) const {
   return root + "/" + ns + "/" + key.substr(0, 2) + "/" + key + ".bin";
 }
 
+const std::optional<std::string> &DiskCache::problem() const {
+  std::call_once(rootCheck->once, [&] {
+    rootCheck->problem = rootProblem(root);
+    if (rootCheck->problem)
+      warnOnce("not using the kernel cache: " + *rootCheck->problem +
+               "; compiling without it");
+  });
+  return rootCheck->problem;
+}
+
 std::optional<std::string> DiskCache::get(const std::string &key) const {
   std::string path = pathFor(key);
-  if (path.empty())
+  if (path.empty() || problem())
     return std::nullopt;
-  // O_NONBLOCK: a FIFO planted at the path must not hang the reader.
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  // O_NONBLOCK: a FIFO planted at the path must not hang the reader;
+  // O_NOFOLLOW: an entry is a file, never a link to one.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
   if (fd < 0)
     return std::nullopt;
   std::optional<std::string> payload;
   struct stat opened;
-  if (::fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode)) {
+  std::optional<std::string> why;
+  if (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode)) {
+    // A folder or device in the entry's place: a miss.
+  } else if ((why = distrust(opened))) {
+    warnOnce("not loading the cache entry " + path + ": it is " + *why);
+  } else {
     try {
-      payload = readEntry(fd, static_cast<uint64_t>(opened.st_size));
+      payload = readEntry(fd, static_cast<uint64_t>(opened.st_size), key);
       if (!payload)
         removeIfUnchanged(path, opened);
     } catch (const std::bad_alloc &) {
@@ -123,17 +164,21 @@ std::optional<std::string> DiskCache::get(const std::string &key) const {
 
 bool DiskCache::put(const std::string &key, std::string_view payload) const {
   std::string path = pathFor(key);
-  if (path.empty())
+  if (path.empty() || problem())
     return false;
+  bool written = false;
   try {
-    if (!makeFolder(path.substr(0, path.rfind('/'))))
-      return false;
-    Header header = encodeHeader(payload);
-    return writeAtomically(
-        path, {std::string_view(header.data(), kHeaderSize), payload});
+    Header header = encodeHeader(key, payload);
+    written =
+        makeFolder(path.substr(0, path.rfind('/'))) &&
+        writeAtomically(
+            path, {std::string_view(header.data(), kHeaderSize), payload});
   } catch (const std::exception &) {
     // Out of memory for a path: as for any failed write, the caller
     // recompiles next time.
-    return false;
   }
+  if (!written)
+    warnOnce("cannot write to the kernel cache in " + root +
+             " (read-only, or full?); kernels will be compiled again");
+  return written;
 }

@@ -3,12 +3,13 @@
 #include "EntryFormat.h"
 
 #include <cstring>
+#include <string>
 
 using namespace normc::cache;
 
 namespace {
 
-constexpr char kMagic[] = "NORMCC1\n";
+constexpr char kMagic[] = "NORMCC2\n";
 constexpr size_t kMagicSize = sizeof kMagic - 1;
 constexpr size_t kSizeOffset = kMagicSize;
 constexpr size_t kChecksumOffset = kSizeOffset + 8;
@@ -16,13 +17,22 @@ static_assert(kChecksumOffset + sizeof(Digest) == kHeaderSize);
 
 } // namespace
 
-Header normc::cache::encodeHeader(std::string_view payload) {
+Digest normc::cache::entryChecksum(std::string_view key,
+                                   std::string_view payload) {
+  std::string bytes;
+  bytes.reserve(key.size() + 1 + payload.size());
+  bytes.append(key).append(1, '\n').append(payload);
+  return sha256(bytes);
+}
+
+Header normc::cache::encodeHeader(std::string_view key,
+                                  std::string_view payload) {
   Header header;
   std::memcpy(header.data(), kMagic, kMagicSize);
   uint64_t size = payload.size();
   for (int i = 0; i < 8; ++i)
     header[kSizeOffset + i] = static_cast<char>(size >> (8 * i));
-  Digest checksum = sha256(payload);
+  Digest checksum = entryChecksum(key, payload);
   std::memcpy(header.data() + kChecksumOffset, checksum.data(),
               checksum.size());
   return header;

@@ -2,8 +2,9 @@
 //
 // The object's cache key covers everything that shapes it: the source, the
 // compiler (name and the file it resolves to), every flag, and the
-// contents of CpuCuda.h and CpuAbi.h. Files appear in the cache only by
-// rename, so a concurrent process sees either nothing or a whole file.
+// contents of CpuCuda.h and CpuAbi.h. Objects are DiskCache entries, so a
+// truncated, corrupt, misplaced or foreign one is never loaded; it is
+// compiled in a private folder and loaded from a private copy.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,12 +18,14 @@
 #include "Hooks.h"
 #include "HostCompiler.h"
 
-#include <atomic>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <dlfcn.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -49,18 +52,6 @@ std::string envOr(const char *name, const std::string &fallback) {
   return value && *value ? value : fallback;
 }
 
-/// The same root as every other normc cache (DiskCache.h).
-std::string cacheRoot(const CompileOptions &options) {
-  if (!options.cacheDir.empty())
-    return options.cacheDir;
-  std::string root = normc::cache::defaultCacheDir();
-  if (root.empty())
-    throw CpuCompileError("no cache directory for CPU kernels: set "
-                          "NORMC_CACHE_DIR or HOME",
-                          "");
-  return root;
-}
-
 std::string readHeader(const std::string &path) {
   std::string text;
   if (std::optional<std::string> reason = normc::readFile(path, text))
@@ -83,13 +74,6 @@ std::string compilerIdentity(const std::string &compiler) {
          std::to_string(info.st_mtim.tv_nsec);
 }
 
-/// A name no other thread or process uses for a temporary file.
-std::string temporaryName(const std::string &path) {
-  static std::atomic<unsigned> counter{0};
-  return path + ".tmp." + std::to_string(::getpid()) + "." +
-         std::to_string(counter++);
-}
-
 std::string commandLine(const std::vector<std::string> &argv) {
   std::string text;
   for (const std::string &arg : argv)
@@ -97,17 +81,58 @@ std::string commandLine(const std::vector<std::string> &argv) {
   return text;
 }
 
-/// Compiles `sourcePath` into `objectPath`.
-void compileObject(const std::vector<std::string> &command,
-                   const std::string &sourcePath,
-                   const std::string &objectPath) {
-  std::string temporary = temporaryName(objectPath);
+/// A folder only this process uses, removed with everything in it when
+/// the object goes.
+class PrivateFolder {
+public:
+  PrivateFolder() {
+    std::string base = envOr("TMPDIR", "/tmp") + "/normc-cpu-XXXXXX";
+    std::vector<char> name(base.begin(), base.end());
+    name.push_back('\0');
+    if (!::mkdtemp(name.data()))
+      throw CpuCompileError("cannot create a private folder in " +
+                                envOr("TMPDIR", "/tmp") + ": " +
+                                std::strerror(errno),
+                            "");
+    path = name.data();
+  }
+  ~PrivateFolder() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+  std::string path;
+};
+
+std::string readAll(const std::string &path) {
+  std::string bytes;
+  if (std::optional<std::string> reason = normc::readFile(path, bytes))
+    throw CpuCompileError("cannot read " + path + ": " + *reason, "");
+  return bytes;
+}
+
+void writeAll(const std::string &path, std::string_view bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!out.flush())
+    throw CpuCompileError("cannot write " + path, "");
+}
+
+/// Compiles `source` in a private folder and returns the object's bytes.
+/// Diagnostics (the compiler's and the CPU device's) name `shownPath`, a
+/// copy of the source kept for people to read, when there is one.
+std::string compileObject(const std::vector<std::string> &command,
+                          const std::string &source,
+                          const std::string &shownPath) {
+  PrivateFolder folder;
+  std::string sourcePath = folder.path + "/kernel.cpp",
+              objectPath = folder.path + "/kernel.so";
+  writeAll(sourcePath,
+           (shownPath.empty() ? "" : "#line 1 \"" + shownPath + "\"\n") +
+               source);
   std::vector<std::string> argv = command;
-  argv.insert(argv.end(), {"-o", temporary, sourcePath});
+  argv.insert(argv.end(), {"-o", objectPath, sourcePath});
   ProcessResult result = runProcess(argv);
-  std::error_code error;
   if (!result.started || result.exitStatus != 0) {
-    fs::remove(temporary, error);
     std::string what = result.started ? "exited with status " +
                                             std::to_string(result.exitStatus)
                                       : "could not be started";
@@ -115,11 +140,40 @@ void compileObject(const std::vector<std::string> &command,
                               commandLine(argv) + "` " + what,
                           result.output);
   }
-  fs::rename(temporary, objectPath, error);
-  if (error) {
-    fs::remove(temporary, error);
-    throw CpuCompileError("cannot create " + objectPath, "");
+  return readAll(objectPath);
+}
+
+/// dlopen of a private copy of `object`: an anonymous memory file where
+/// the system has them, else a file in a private folder. What is loaded is
+/// what was checked; no file another process can change is opened. The
+/// memory file stays open while the library is loaded: dlopen knows a
+/// library by its path, and /proc/self/fd/N must not name two of them.
+std::shared_ptr<void> loadObject(const std::string &object) {
+  int fd = ::memfd_create("normc-cpu-kernel", MFD_CLOEXEC);
+  if (fd >= 0) {
+    bool written = true;
+    for (size_t done = 0; written && done < object.size();) {
+      ssize_t n = ::write(fd, object.data() + done, object.size() - done);
+      written = n > 0 || (n < 0 && errno == EINTR);
+      done += n > 0 ? size_t(n) : 0;
+    }
+    std::string path = "/proc/self/fd/" + std::to_string(fd);
+    if (void *handle =
+            written ? ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL) : nullptr)
+      return std::shared_ptr<void>(handle, [fd](void *h) {
+        ::dlclose(h);
+        ::close(fd);
+      });
+    ::close(fd);
   }
+  PrivateFolder folder;
+  std::string path = folder.path + "/kernel.so";
+  writeAll(path, object);
+  void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    throw CpuCompileError(
+        std::string("cannot load a kernel object: ") + ::dlerror(), "");
+  return std::shared_ptr<void>(handle, ::dlclose);
 }
 
 } // namespace
@@ -162,36 +216,37 @@ CpuModule CpuModule::compile(const std::string &source,
   key.add(readHeader(headerDir + "/CpuCuda.h"));
   key.add(readHeader(headerDir + "/CpuAbi.h"));
 
-  std::string dir = cacheRoot(options) + "/cpu";
-  std::error_code error;
-  fs::create_directories(dir, error);
-  if (error)
-    throw CpuCompileError("cannot create the cache directory " + dir + ": " +
-                              error.message(),
-                          "");
-  std::string base = dir + "/" + key.hex();
-  std::string objectPath = base + ".so";
-  bool hit = fs::exists(objectPath, error);
+  // Objects are entries of the shared cache (checked before use, see
+  // DiskCache.h); their sources are kept beside them for diagnostics.
+  normc::cache::DiskCache cache(options.cacheDir, "cpu");
+  std::string entry = key.hex();
+  std::optional<std::string> object = cache.get(entry);
+  bool hit = object.has_value();
   if (!hit) {
-    if (!normc::cache::writeAtomically(base + ".cpp", {source}))
-      throw CpuCompileError("cannot write " + base + ".cpp", "");
-    compileObject(command, base + ".cpp", objectPath);
+    // <key>.cpp beside <key>.bin, written once the entry's folder exists.
+    std::string shown;
+    if (!cache.problem())
+      shown = cache.pathFor(entry).substr(0, cache.pathFor(entry).size() - 4) +
+              ".cpp";
+    object = compileObject(command, source, shown);
+    if (cache.put(entry, *object))
+      normc::cache::writeAtomically(shown, {source});
   }
-
-  void *handle = ::dlopen(objectPath.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle)
-    throw CpuCompileError("cannot load " + objectPath + ": " + ::dlerror(), "");
-  std::shared_ptr<void> library(handle, ::dlclose);
+  std::string objectPath = cache.problem() ? "" : cache.pathFor(entry);
+  std::shared_ptr<void> library = loadObject(*object);
+  void *handle = library.get();
   auto bind = reinterpret_cast<int (*)(const Hooks *)>(
       ::dlsym(handle, "normc_cpu_bind"));
   if (!bind)
-    throw CpuCompileError(objectPath + " was not compiled with CpuCuda.h", "");
+    throw CpuCompileError("the kernel object was not compiled with CpuCuda.h",
+                          "");
   int version = bind(&executorHooks());
   if (version != kAbiVersion)
-    throw CpuCompileError(objectPath + " was compiled for CPU ABI version " +
-                              std::to_string(version) + ", this executor has " +
-                              std::to_string(kAbiVersion),
-                          "");
+    throw CpuCompileError(
+        "the kernel object was compiled for CPU ABI version " +
+            std::to_string(version) + ", this executor has " +
+            std::to_string(kAbiVersion),
+        "");
   return CpuModule(objectPath, std::move(library), hit);
 }
 

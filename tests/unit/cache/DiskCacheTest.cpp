@@ -133,7 +133,7 @@ TEST_F(DiskCacheTest, WrongMagicIsRemoved) {
   DiskCache cache(dir);
   ASSERT_TRUE(cache.put(kKey, "payload"));
   std::string bytes = readBytes(cache.pathFor(kKey));
-  bytes.replace(0, 8, "NORMCC2\n");
+  bytes.replace(0, 8, "NORMCC1\n"); // the format before keys were checked
   writeBytes(cache.pathFor(kKey), bytes);
   EXPECT_EQ(cache.get(kKey), std::nullopt);
   EXPECT_FALSE(fs::exists(cache.pathFor(kKey)));
@@ -178,6 +178,13 @@ TEST_F(DiskCacheTest, ReadOnlyDirectory) {
   std::string newShardKey = "ff" + kKey.substr(2);
   ASSERT_NE(kKey.substr(0, 2), "ff");
   int status = runInChild([&] {
+    // As root, the cache becomes nobody's, who then reads it: normc reads
+    // only its own user's entries.
+    if (::geteuid() == 0)
+      for (const auto &entry : fs::recursive_directory_iterator(dir))
+        if (::lchown(entry.path().c_str(), 65534, 65534) != 0 ||
+            ::lchown(dir.c_str(), 65534, 65534) != 0)
+          return kChildSkipped;
     if (!dropRoot())
       return kChildSkipped;
     if (cache.put(kKey, "x") || cache.put(newShardKey, "x"))
@@ -219,4 +226,80 @@ TEST_F(DiskCacheTest, RootIsAFile) {
   DiskCache cache(dir + "/file");
   EXPECT_FALSE(cache.put(kKey, "x"));
   EXPECT_EQ(cache.get(kKey), std::nullopt);
+  ASSERT_TRUE(cache.problem());
+  EXPECT_NE(cache.problem()->find("is not a folder"), std::string::npos);
+}
+
+TEST_F(DiskCacheTest, EntryOfAnotherKeyIsRemoved) {
+  // A whole, valid entry copied to another key's place (another spec's
+  // kernel) does not verify there.
+  DiskCache cache(dir);
+  std::string other = sha256Hex("another kernel");
+  ASSERT_TRUE(cache.put(other, "another payload"));
+  ASSERT_TRUE(cache.put(kKey, "payload"));
+  fs::copy_file(cache.pathFor(other), cache.pathFor(kKey),
+                fs::copy_options::overwrite_existing);
+  EXPECT_EQ(cache.get(kKey), std::nullopt);
+  EXPECT_FALSE(fs::exists(cache.pathFor(kKey)));
+  EXPECT_EQ(cache.get(other), "another payload");
+}
+
+TEST_F(DiskCacheTest, FoldersAndEntriesArePrivate) {
+  DiskCache cache(dir + "/new");
+  ASSERT_TRUE(cache.put(kKey, "payload"));
+  std::string shard = fs::path(cache.pathFor(kKey)).parent_path();
+  for (const std::string &folder : {dir + "/new", dir + "/new/cuda", shard}) {
+    struct stat status;
+    ASSERT_EQ(::stat(folder.c_str(), &status), 0) << folder;
+    EXPECT_EQ(status.st_mode & 077, 0u) << folder;
+  }
+  struct stat status;
+  ASSERT_EQ(::stat(cache.pathFor(kKey).c_str(), &status), 0);
+  EXPECT_EQ(status.st_mode & 022, 0u);
+}
+
+TEST_F(DiskCacheTest, EntryOthersCanWriteIsNotRead) {
+  DiskCache cache(dir);
+  ASSERT_TRUE(cache.put(kKey, "payload"));
+  for (fs::perms extra : {fs::perms::group_write, fs::perms::others_write}) {
+    fs::permissions(cache.pathFor(kKey), extra, fs::perm_options::add);
+    EXPECT_EQ(cache.get(kKey), std::nullopt);
+    // Not the user's to remove.
+    EXPECT_TRUE(fs::exists(cache.pathFor(kKey)));
+    fs::permissions(cache.pathFor(kKey), extra, fs::perm_options::remove);
+  }
+  EXPECT_EQ(cache.get(kKey), "payload");
+}
+
+TEST_F(DiskCacheTest, EntryOfAnotherUserIsNotRead) {
+  DiskCache cache(dir);
+  ASSERT_TRUE(cache.put(kKey, "payload"));
+  if (::geteuid() != 0)
+    GTEST_SKIP() << "giving a file away needs root";
+  ASSERT_EQ(::chown(cache.pathFor(kKey).c_str(), 65534, 65534), 0);
+  EXPECT_EQ(cache.get(kKey), std::nullopt);
+  EXPECT_TRUE(fs::exists(cache.pathFor(kKey)));
+}
+
+TEST_F(DiskCacheTest, LinkInPlaceOfEntryIsAMiss) {
+  DiskCache cache(dir);
+  std::string other = sha256Hex("another kernel");
+  ASSERT_TRUE(cache.put(other, "payload"));
+  fs::create_directories(fs::path(cache.pathFor(kKey)).parent_path());
+  fs::create_symlink(cache.pathFor(other), cache.pathFor(kKey));
+  EXPECT_EQ(cache.get(kKey), std::nullopt);
+}
+
+TEST_F(DiskCacheTest, RootOthersCanWriteDisablesTheCache) {
+  DiskCache written(dir);
+  ASSERT_TRUE(written.put(kKey, "payload"));
+  fs::permissions(dir, fs::perms::all);
+  DiskCache cache(dir);
+  ASSERT_TRUE(cache.problem());
+  EXPECT_NE(cache.problem()->find("writable by others (mode 0777)"),
+            std::string::npos)
+      << *cache.problem();
+  EXPECT_EQ(cache.get(kKey), std::nullopt);
+  EXPECT_FALSE(cache.put(kKey, "x"));
+  EXPECT_EQ(written.get(kKey), "payload"); // checked once, when first used
 }

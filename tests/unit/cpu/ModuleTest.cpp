@@ -85,12 +85,76 @@ TEST_F(ModuleTest, SecondCompileIsACacheHit) {
   EXPECT_FALSE(third.cacheHit());
   EXPECT_EQ(compilerRuns(), 2u);
   EXPECT_NE(third.libraryPath(), first.libraryPath());
-  // Only finished objects and their sources are left behind.
+  // Only finished objects (cache entries) and their sources are left
+  // behind.
   for (const fs::directory_entry &entry :
-       fs::directory_iterator(options.cacheDir + "/cpu"))
-    EXPECT_TRUE(entry.path().extension() == ".so" ||
+       fs::recursive_directory_iterator(options.cacheDir + "/cpu"))
+    EXPECT_TRUE(entry.is_directory() || entry.path().extension() == ".bin" ||
                 entry.path().extension() == ".cpp")
         << entry.path();
+}
+
+TEST_F(ModuleTest, TruncatedObjectIsRebuiltNotLoaded) {
+  std::string entry =
+      CpuModule::compile(kPreamble + std::string(kFill), options).libraryPath();
+  for (uintmax_t length :
+       {uintmax_t(0), uintmax_t(100), fs::file_size(entry) / 2,
+        fs::file_size(entry) - 1}) {
+    fs::resize_file(entry, length);
+    CpuModule again =
+        CpuModule::compile(kPreamble + std::string(kFill), options);
+    EXPECT_FALSE(again.cacheHit()) << length;
+    EXPECT_EQ(runFill(again.kernel("fill"), 2), 33) << length;
+  }
+  EXPECT_EQ(compilerRuns(), 5u);
+}
+
+TEST_F(ModuleTest, AnotherSourcesObjectIsNeverLoaded) {
+  // Another source's object in this one's place, whole and valid as an
+  // entry of its own key, is compiled over, not run.
+  std::string otherEntry = CpuModule::compile(std::string(kPreamble) + R"(
+NORMC_KERNEL(32, fill)(int *__restrict__ out, int value) {
+  out[threadIdx.x] = -1;
+}
+#ifdef NORMC_CPU
+extern "C" void normc_cpu_entry_fill(void **args) {
+  fill(*reinterpret_cast<int *const *>(args[0]), 0);
+}
+#endif
+)",
+                                              options)
+                               .libraryPath();
+  std::string entry =
+      CpuModule::compile(kPreamble + std::string(kFill), options).libraryPath();
+  fs::copy_file(otherEntry, entry, fs::copy_options::overwrite_existing);
+  CpuModule again = CpuModule::compile(kPreamble + std::string(kFill), options);
+  EXPECT_FALSE(again.cacheHit());
+  EXPECT_EQ(runFill(again.kernel("fill"), 10), 41);
+  EXPECT_EQ(compilerRuns(), 3u);
+}
+
+TEST_F(ModuleTest, CompilesWithoutAUsableCache) {
+  // A file where the cache folder should be: every compile works, from a
+  // private folder, and nothing is cached.
+  std::ofstream(options.cacheDir) << "not a folder";
+  for (int run = 0; run < 2; ++run) {
+    CpuModule module =
+        CpuModule::compile(kPreamble + std::string(kFill), options);
+    EXPECT_FALSE(module.cacheHit());
+    EXPECT_EQ(module.libraryPath(), "");
+    EXPECT_EQ(runFill(module.kernel("fill"), 1), 32);
+  }
+  EXPECT_EQ(compilerRuns(), 2u);
+}
+
+TEST_F(ModuleTest, UntrustedCacheIsNotUsed) {
+  // A cache folder others can write could hold their code: not read.
+  CpuModule::compile(kPreamble + std::string(kFill), options);
+  fs::permissions(options.cacheDir, fs::perms::all);
+  CpuModule again = CpuModule::compile(kPreamble + std::string(kFill), options);
+  EXPECT_FALSE(again.cacheHit());
+  EXPECT_EQ(runFill(again.kernel("fill"), 0), 31);
+  EXPECT_EQ(compilerRuns(), 2u);
 }
 
 TEST_F(ModuleTest, KernelsOutliveTheirModule) {

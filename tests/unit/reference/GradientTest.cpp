@@ -495,9 +495,11 @@ TEST(GradientErrorFraction, ParamGradBound) {
   EXPECT_EQ(paramGradErrorFraction(1 + 5 * std::ldexp(1.0, -16), 1, 4,
                                    dsl::DType::F32),
             1);
-  // ref 0, M 1: bound 2^-16 whatever the type.
+  // ref 0, M 1: bound 2^-16 and half the type's smallest subnormal.
   for (dsl::DType t : {dsl::DType::BF16, dsl::DType::F16, dsl::DType::F32})
-    EXPECT_EQ(paramGradErrorFraction(-std::ldexp(1.0, -17), 0, 1, t), 0.5);
+    EXPECT_EQ(paramGradErrorFraction(-std::ldexp(1.0, -17), 0, 1, t),
+              std::ldexp(1.0, -17) /
+                  (std::ldexp(1.0, -16) + smallestSubnormal(t) / 2));
   // bf16, ref 2, M 0: bound 2 * 2^-7 * 2 = 2^-5.
   EXPECT_EQ(
       paramGradErrorFraction(2 + std::ldexp(1.0, -5), 2, 0, dsl::DType::BF16),
@@ -508,8 +510,10 @@ TEST(GradientErrorFraction, ZeroBoundAdmitsOnlyTheValue) {
   for (dsl::DType t : {dsl::DType::BF16, dsl::DType::F16, dsl::DType::F32}) {
     EXPECT_EQ(dxErrorFraction(0, 0, 0, t), 0);
     EXPECT_EQ(dxErrorFraction(1e-300, 0, 0, t), INFINITY);
+    // A parameter gradient is rounded once into its type: half the
+    // smallest subnormal is the least any bound admits.
     EXPECT_EQ(paramGradErrorFraction(0, 0, 0, t), 0);
-    EXPECT_EQ(paramGradErrorFraction(-1e-300, 0, 0, t), INFINITY);
+    EXPECT_EQ(paramGradErrorFraction(smallestSubnormal(t), 0, 0, t), 2);
   }
 }
 

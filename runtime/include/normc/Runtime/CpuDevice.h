@@ -111,8 +111,9 @@ public:
   /// CpuLaunchError when the module has none.
   CpuKernel kernel(const std::string &name) const;
 
-  /// The loaded shared object, `<cache>/cpu/<key>.so`; its source is next to
-  /// it as `<key>.cpp` (diagnostics point there).
+  /// The cache entry that holds the loaded object,
+  /// `<cache>/cpu/<key[0:2]>/<key>.bin` (its source, which diagnostics
+  /// name, is `<key>.cpp` beside it); empty without a usable cache.
   const std::string &libraryPath() const { return path; }
   /// Whether compile() found the object in the cache instead of compiling.
   bool cacheHit() const { return hit; }

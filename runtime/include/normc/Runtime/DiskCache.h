@@ -3,9 +3,11 @@
 // Two levels: DiskCache, a directory of entries shared by every process of
 // the user, and TwoLevelCache, a per-process map in front of it. Keys are
 // SHA-256 digests of everything that shapes an entry (KeyBuilder). Entries
-// are written atomically and verified against a checksum on every read, so
-// a torn or corrupted entry reads as a miss and is rebuilt; processes
-// sharing a directory take no locks. See docs/caching.md.
+// are written atomically and verified against a checksum (of the key and
+// the payload) on every read, so a torn, corrupted or misplaced entry reads
+// as a miss and is rebuilt; processes sharing a directory take no locks.
+// A cache folder or entry not owned by the user, or writable by others, is
+// never read (with one warning). See docs/caching.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +15,7 @@
 #define NORMC_RUNTIME_DISKCACHE_H
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <shared_mutex>
 #include <string>
@@ -47,25 +50,34 @@ private:
 
 /// Entries in <directory>/<ns>/<key[0:2]>/<key>.bin. Keys are 2 to 128
 /// lowercase hex digits (KeyBuilder::hex(), sha256Hex()); any other key is
-/// a std::invalid_argument. With no directory (see defaultCacheDir) the
-/// cache is disabled: every get misses and every put fails.
+/// a std::invalid_argument. A cache that cannot be used (no directory at
+/// all, a file in its place, a folder not owned by the user or writable by
+/// others: problem()) is disabled, with one warning: every get misses and
+/// every put fails. Folders it creates are private to the user (0700).
 class DiskCache {
 public:
   /// `dir` empty = defaultCacheDir(); `ns` is one folder name ("cuda",
   /// "tuning", ...), else std::invalid_argument.
   explicit DiskCache(std::string dir = {}, std::string ns = "cuda");
 
-  /// The entry's payload, or nullopt when it is absent, truncated or
-  /// corrupt. A truncated or corrupt entry is removed so that it gets
-  /// rebuilt. Never throws for a bad entry or a failing file system.
+  /// The entry's payload, or nullopt when it is absent, truncated, corrupt,
+  /// stored under another key, or not the user's own (not owned by the
+  /// user, or writable by others). A truncated, corrupt or misplaced entry
+  /// is removed so that it gets rebuilt; one not the user's is left alone
+  /// and reported once. Never throws for a bad entry or a failing file
+  /// system.
   std::optional<std::string> get(const std::string &key) const;
 
   /// Stores `payload` atomically: written to a unique temporary file in the
   /// entry's folder, then renamed over the entry. Of concurrent writers of
   /// one key the last rename wins; readers see a whole entry or none.
   /// Returns false, and leaves no temporary file, when the entry cannot be
-  /// written (read-only directory, disk full, ...).
+  /// written (read-only directory, disk full, ...; reported once).
   bool put(const std::string &key, std::string_view payload) const;
+
+  /// Why the cache is disabled, or nullopt when it can be used. Checked
+  /// once (creating the folder if need be) and shared by copies.
+  const std::optional<std::string> &problem() const;
 
   /// <directory>/<ns>/<key[0:2]>/<key>.bin; empty when disabled.
   std::string pathFor(const std::string &key) const;
@@ -73,8 +85,13 @@ public:
   const std::string &directory() const { return root; }
 
 private:
+  struct RootCheck {
+    std::once_flag once;
+    std::optional<std::string> problem;
+  };
   std::string root;
   std::string ns;
+  std::shared_ptr<RootCheck> rootCheck = std::make_shared<RootCheck>();
 };
 
 /// A DiskCache behind a per-process map, safe to use from several threads
