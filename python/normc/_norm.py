@@ -26,10 +26,18 @@ def spec_path(name: str) -> str:
     return str(path)
 
 
+# As the C++ reader: a spec is a few hundred bytes, and an endless input
+# (/dev/zero) must not eat the process's memory.
+_MAX_SPEC_BYTES = 1 << 20
+
+
 def _read_file(path: str) -> str:
     try:
         with open(path, "rb") as f:
-            return f.read().decode("utf-8")
+            data = f.read(_MAX_SPEC_BYTES + 1)
+        if len(data) > _MAX_SPEC_BYTES:
+            raise ValueError(f"spec: cannot read {path}: larger than {_MAX_SPEC_BYTES} bytes")
+        return data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ValueError(f"spec: {path} is not UTF-8 text ({e.reason} at byte {e.start})") from None
     except OSError as e:

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "normc/Runtime/Npy.h"
-#include "normc/Abi/ReadFile.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -21,6 +21,8 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace normc::npy {
 namespace {
@@ -299,16 +301,67 @@ std::string formatShape(const std::vector<int64_t> &shape) {
   return s + (shape.size() == 1 ? ",)" : ")");
 }
 
-std::string readNpyFile(const std::string &path) {
+/// A .npy file read front to back and never further than asked: the
+/// header first, then only the data it announces, so that an endless or
+/// huge input (/dev/zero, a FIFO, a wrong file) costs no more than the
+/// array it claims to hold.
+class NpyReader {
+public:
+  explicit NpyReader(const std::string &path)
+      : path(path), file(std::fopen(path.c_str(), "rb"), &std::fclose) {
+    if (!file)
+      fail(path, std::string("cannot read file: ") + std::strerror(errno));
+    struct stat status;
+    if (::fstat(::fileno(file.get()), &status) != 0)
+      fail(path, std::string("cannot read file: ") + std::strerror(errno));
+    if (S_ISDIR(status.st_mode))
+      fail(path, std::string("cannot read file: ") + std::strerror(EISDIR));
+    if (S_ISREG(status.st_mode))
+      size = static_cast<uint64_t>(status.st_size);
+  }
+
+  /// The first `count` bytes, or all of a shorter file.
+  std::string_view first(uint64_t count) {
+    while (bytes.size() < count && !ended) {
+      char chunk[1 << 16];
+      size_t want = static_cast<size_t>(
+          std::min<uint64_t>(sizeof chunk, count - bytes.size()));
+      size_t got = std::fread(chunk, 1, want, file.get());
+      bytes.append(chunk, got);
+      if (got < want) {
+        if (std::ferror(file.get()))
+          fail(path, std::string("cannot read file: ") + std::strerror(errno));
+        ended = true;
+      }
+    }
+    return bytes;
+  }
+
+  /// Whether nothing follows the bytes read so far.
+  bool endsHere() {
+    if (size)
+      return *size == bytes.size();
+    char extra;
+    return ended || std::fread(&extra, 1, 1, file.get()) == 0;
+  }
+
+  /// The file's size when it is a regular file.
+  std::optional<uint64_t> size;
+
+private:
+  std::string path;
+  std::unique_ptr<std::FILE, int (*)(std::FILE *)> file;
   std::string bytes;
-  if (std::optional<std::string> reason = readFile(path, bytes))
-    fail(path, "cannot read file: " + *reason);
-  return bytes;
-}
+  bool ended = false;
+};
+
+/// Longer headers are not .npy files (numpy writes a few hundred bytes).
+constexpr uint64_t kMaxHeaderBytes = 1 << 20;
 
 /// The header dict's text, after checking the magic and the version.
-std::string_view headerText(const std::string &path, std::string_view bytes,
-                            size_t &dataOffset) {
+std::string headerText(const std::string &path, NpyReader &reader,
+                       size_t &dataOffset) {
+  std::string_view bytes = reader.first(12);
   if (bytes.substr(0, kMagic.size()) != kMagic)
     fail(path, "not a .npy file");
   if (bytes.size() < kMagic.size() + 2)
@@ -324,11 +377,21 @@ std::string_view headerText(const std::string &path, std::string_view bytes,
     fail(path, "truncated: the file ends inside the header");
   uint64_t length = loadLittleEndian(
       reinterpret_cast<const unsigned char *>(bytes.data()) + 8, lengthSize);
+  if (length > kMaxHeaderBytes)
+    fail(path, "malformed header: " + std::to_string(length) +
+                   " bytes long, more than " + std::to_string(kMaxHeaderBytes));
+  bytes = reader.first(start + length);
   if (length > bytes.size() - start)
     fail(path, "truncated: expected a header of " + std::to_string(length) +
                    " bytes, found " + std::to_string(bytes.size() - start));
   dataOffset = start + length;
-  return bytes.substr(start, length);
+  return std::string(bytes.substr(start, length));
+}
+
+/// Bytes of memory this machine has (0 when unknown).
+uint64_t physicalMemory() {
+  long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
+  return pages > 0 && pageSize > 0 ? uint64_t(pages) * uint64_t(pageSize) : 0;
 }
 
 /// The shape from the header, checked to be non-negative integers.
@@ -364,9 +427,9 @@ int64_t elementCount(const std::vector<int64_t> &shape, size_t elementSize) {
 } // namespace
 
 Array read(const std::string &path) {
-  std::string bytes = readNpyFile(path);
+  NpyReader reader(path);
   size_t dataOffset = 0;
-  std::string_view header = headerText(path, bytes, dataOffset);
+  std::string header = headerText(path, reader, dataOffset);
 
   std::map<std::string, Literal> dict;
   try {
@@ -407,11 +470,26 @@ Array read(const std::string &path) {
   if (count < 0)
     fail(path, "shape " + formatShape(array.shape) + " is too large");
   uint64_t expected = static_cast<uint64_t>(count) * type->size;
-  uint64_t found = bytes.size() - dataOffset;
-  if (found != expected)
+  auto wrongSize = [&](uint64_t found, bool more) {
     fail(path, std::string(found < expected ? "truncated: " : "") +
                    "expected " + std::to_string(expected) +
-                   " bytes of data, found " + std::to_string(found));
+                   " bytes of data, found " + std::to_string(found) +
+                   (more ? " and more" : ""));
+  };
+  // A regular file's size is checked before its data is read.
+  if (reader.size && *reader.size - dataOffset != expected)
+    wrongSize(*reader.size - dataOffset, false);
+  // The bytes and the doubles they become must fit in memory.
+  uint64_t memory = physicalMemory();
+  if (memory &&
+      expected + static_cast<uint64_t>(count) * sizeof(double) > memory)
+    fail(path, "shape " + formatShape(array.shape) + " needs " +
+                   std::to_string((expected + uint64_t(count) * 8) >> 20) +
+                   " MiB to read, more than this machine's " +
+                   std::to_string(memory >> 20) + " MiB of memory");
+  std::string_view bytes = reader.first(dataOffset + expected);
+  if (bytes.size() - dataOffset != expected || !reader.endsHere())
+    wrongSize(bytes.size() - dataOffset, bytes.size() - dataOffset == expected);
 
   array.data.resize(count);
   auto *p = reinterpret_cast<const unsigned char *>(bytes.data()) + dataOffset;

@@ -20,9 +20,13 @@ static void writeFile(const fs::path &path, const std::string &text) {
     throw PackError(path.string() + ": cannot write");
 }
 
+/// A pack's largest file (a kernel's source) is tens of kilobytes.
+constexpr uint64_t kMaxPackFileBytes = 64 << 20;
+
 static std::string readPackFile(const fs::path &path) {
   std::string text;
-  if (std::optional<std::string> reason = readFile(path.string(), text))
+  if (std::optional<std::string> reason =
+          readFile(path.string(), text, kMaxPackFileBytes))
     throw PackError(path.string() + ": cannot read: " + *reason);
   return text;
 }

@@ -1,5 +1,7 @@
 """normc.Norm on CPU tensors: outputs against PyTorch, shapes, strides and
 every argument error of contract section 6."""
+import pathlib
+
 import pytest
 import torch
 import torch.nn.functional as F
@@ -130,6 +132,12 @@ def test_invalid_specs_are_value_errors_with_positions(tmp_path):
         normc.Norm(binary)
     with pytest.raises(ValueError, match="cannot read"):
         normc.Norm(tmp_path)  # a folder
+    with pytest.raises(ValueError, match="larger than 1048576 bytes"):
+        normc.Norm(pathlib.Path("/dev/zero"))  # endless
+    deep = tmp_path / "deep.toml"
+    deep.write_text('name = "n"\n' + ".".join(["a"] * 100000) + " = 1\n")
+    with pytest.raises(ValueError, match="nest more than 32 levels deep"):
+        normc.Norm(deep)
 
 
 def test_argument_errors_name_the_argument(gen):

@@ -4,6 +4,7 @@
 #include "OutputFile.h"
 #include "SpecInput.h"
 
+#include "normc/Frontend/BoundedInput.h"
 #include "normc/Frontend/Pipeline.h"
 #include "normc/Frontend/SpecCompiler.h"
 #include "normc/Frontend/SpecToNorm.h"
@@ -78,9 +79,17 @@ struct CompileJob {
 static OwningOpRef<ModuleOp> loadInput(const CompileJob &job,
                                        MLIRContext &context,
                                        llvm::SourceMgr &sourceMgr) {
-  if (llvm::StringRef(job.input).ends_with(".mlir"))
-    return parseSourceFile<ModuleOp>(job.input, sourceMgr,
-                                     ParserConfig(&context));
+  if (llvm::StringRef(job.input).ends_with(".mlir")) {
+    std::string error;
+    std::unique_ptr<llvm::MemoryBuffer> text =
+        readBoundedMlir(job.input, error);
+    if (!text) {
+      llvm::errs() << error << "\n";
+      return nullptr;
+    }
+    sourceMgr.AddNewSourceBuffer(std::move(text), llvm::SMLoc());
+    return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  }
   std::optional<dsl::Spec> spec = readSpec(job.input);
   if (!spec)
     return nullptr;

@@ -1,6 +1,7 @@
 //===- SpecCompiler.cpp - From a spec to CUDA source ----------------------===//
 #include "normc/Frontend/SpecCompiler.h"
 #include "normc/Dialect/Sched/IR/SchedOps.h"
+#include "normc/Frontend/BoundedInput.h"
 #include "normc/Frontend/SpecToNorm.h"
 #include "normc/Target/Cuda/CudaEmitter.h"
 
@@ -134,8 +135,16 @@ std::optional<EmittedModule> normc::emitIRFile(const std::string &path,
   SpecCompilation::State &state = *compilation.state;
   state.errors = &errors;
   llvm::SourceMgr sourceMgr;
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> text = readBoundedMlir(path, error);
+  if (!text) {
+    state.errors = nullptr;
+    errors += error + "\n";
+    return std::nullopt;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(text), llvm::SMLoc());
   OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(path, sourceMgr, ParserConfig(&state.context));
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&state.context));
   std::optional<EmittedModule> emitted;
   if (module && succeeded(verify(*module)) &&
       succeeded(lowerToSchedule(*module, ScheduleOptions())))

@@ -52,9 +52,13 @@ std::string envOr(const char *name, const std::string &fallback) {
   return value && *value ? value : fallback;
 }
 
+/// Headers and objects are well under this.
+constexpr uint64_t kMaxFileBytes = 1 << 30;
+
 std::string readHeader(const std::string &path) {
   std::string text;
-  if (std::optional<std::string> reason = normc::readFile(path, text))
+  if (std::optional<std::string> reason =
+          normc::readFile(path, text, kMaxFileBytes))
     throw CpuCompileError("cannot read " + path + ": " + *reason +
                               " (set NORMC_CPU_HEADER_DIR to the directory "
                               "of CpuCuda.h)",
@@ -105,7 +109,8 @@ public:
 
 std::string readAll(const std::string &path) {
   std::string bytes;
-  if (std::optional<std::string> reason = normc::readFile(path, bytes))
+  if (std::optional<std::string> reason =
+          normc::readFile(path, bytes, kMaxFileBytes))
     throw CpuCompileError("cannot read " + path + ": " + *reason, "");
   return bytes;
 }

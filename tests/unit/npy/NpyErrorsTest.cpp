@@ -6,6 +6,9 @@
 //===----------------------------------------------------------------------===//
 #include "NpyTestUtil.h"
 
+#include <sys/stat.h>
+#include <thread>
+
 using namespace normc::npy;
 using namespace normc::npy::test;
 
@@ -155,4 +158,29 @@ TEST_F(NpyTest, ShapesTooLargeForMemory) {
   Array empty = read(
       write("e.npy", npyFile(header("<f4", "(4611686018427387904, 0)"), "")));
   EXPECT_TRUE(empty.data.empty());
+}
+
+TEST_F(NpyTest, EndlessInputsAreReadNoFurtherThanTheirHeader) {
+  // /dev/zero is read as far as its magic, not until memory runs out.
+  EXPECT_EQ(readError("/dev/zero"), "/dev/zero: not a .npy file");
+  // From a pipe: a header that announces more than this machine's memory
+  // is refused before any data is read; more data than announced is an
+  // error too.
+  std::string fifo = dir + "/x.npy";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto through = [&](const std::string &bytes) {
+    std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << bytes; });
+    std::string error = readError(fifo);
+    writer.join();
+    return error;
+  };
+  std::string huge =
+      through(npyFile(header("<f4", "(1099511627776, 4096)"), kFloats));
+  EXPECT_NE(huge.find("shape (1099511627776, 4096) needs"), std::string::npos)
+      << huge;
+  EXPECT_NE(huge.find("MiB of memory"), std::string::npos) << huge;
+  EXPECT_EQ(through(npyFile(header("<f4", "(2,)"), kFloats + "more")),
+            "DIR/x.npy: expected 8 bytes of data, found 8 and more");
+  EXPECT_EQ(through(npyFile(header("<f4", "(4,)"), kFloats)),
+            "DIR/x.npy: truncated: expected 16 bytes of data, found 8");
 }
