@@ -8,6 +8,7 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libtomlplusplus-dev libgtest-dev libgmock-dev libbenchmark-dev
   libboost-context-dev
+  clang-22 libclang-rt-22-dev
 )
 
 missing=()

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""Writes a float32 .npy array of normally distributed values (no numpy).
+"""Writes a .npy array of normally distributed values (no numpy).
 
-usage: make-npy.py OUT.npy SHAPE [--seed N] [--mean M] [--std S]
+usage: make-npy.py OUT.npy SHAPE [--seed N] [--mean M] [--std S] [--dtype T]
   SHAPE is comma-separated, e.g. 256,4096 or 4096
+  T is float32 (the default), float64 or float16
 """
 import argparse
 import random
 import struct
+
+# numpy's descr and struct's format code of each dtype.
+_FORMATS = {"float32": ("<f4", "f"), "float64": ("<f8", "d"), "float16": ("<f2", "e")}
 
 
 def main():
@@ -16,7 +20,9 @@ def main():
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--mean", type=float, default=0.0)
     parser.add_argument("--std", type=float, default=1.0)
+    parser.add_argument("--dtype", choices=sorted(_FORMATS), default="float32")
     args = parser.parse_args()
+    descr, code = _FORMATS[args.dtype]
 
     shape = tuple(int(n) for n in args.shape.split(","))
     count = 1
@@ -26,7 +32,7 @@ def main():
     values = [rng.gauss(args.mean, args.std) for _ in range(count)]
 
     dims = ", ".join(str(n) for n in shape) + ("," if len(shape) == 1 else "")
-    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % dims
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (descr, dims)
     # Magic, version 1.0, header length; the header ends in a newline and is
     # padded so that the data starts on a 64-byte boundary.
     total = 10 + len(header) + 1
@@ -34,7 +40,7 @@ def main():
     with open(args.out, "wb") as f:
         f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
         f.write(header.encode("latin1"))
-        f.write(struct.pack("<%df" % count, *values))
+        f.write(struct.pack("<%d%s" % (count, code), *values))
 
 
 if __name__ == "__main__":

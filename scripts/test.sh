@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: the full build's
-# ctest (lit, unit, CPU device, runtime API, numerics, also under
-# ASan+UBSan), then the runtime-only build (no LLVM) running a kernel pack,
-# then the Python package (pip install . into .venv, pytest tests/python).
+# ctest (lit, unit, CPU device, runtime API, numerics, the numerics also
+# under ASan+UBSan), then the runtime-only build (no LLVM) running a kernel
+# pack, then the Python package (pip install . into .venv, pytest
+# tests/python), then the whole ctest suite again in a clang build under
+# ASan+UBSan and each libFuzzer target for a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -24,3 +26,13 @@ cmake --build build-runtime
 
 # The Python package against torch and transformers from PyPI.
 scripts/test-python.sh
+
+# The whole suite under ASan+UBSan, built by clang (scripts/build-asan.sh),
+# but for the numerics suite, which the first build already runs sanitized.
+# LLVM's headers poison their allocators' slabs in instrumented code while
+# the prebuilt LLVM and MLIR libraries unpoison nothing, so user poisoning
+# is off here.
+scripts/build-asan.sh
+(cd build-asan && ASAN_OPTIONS=allow_user_poisoning=0 \
+  ctest --output-on-failure -j"$(nproc)" -LE numerics-suite)
+scripts/fuzz.sh 60

@@ -162,7 +162,8 @@ private:
     const toml::table *table = n.as_table();
     if (!table)
       return typeError(schema.name, "a table", n);
-    for (auto &&[key, node] : *table) {
+    for (auto &&[key, value] : *table) {
+      const toml::node &node = value; // lambdas cannot capture bindings
       if (const KeySchema *known = findKey(schema, key.str()))
         std::visit(
             [&](const auto &kind) { readValue(kind, known->name, node); },

@@ -14,6 +14,8 @@ config.test_exec_root = os.path.join(config.normc_obj_root, "tests", "lit")
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+# The sanitized build's runtime options (scripts/test.sh) reach the tools.
+llvm_config.with_system_environment(["ASAN_OPTIONS", "UBSAN_OPTIONS"])
 # Keep the tests away from the user's kernel cache.
 config.environment["NORMC_CACHE_DIR"] = os.path.join(config.test_exec_root,
                                                      "cache")

@@ -24,6 +24,7 @@
 #include "normc/Runtime/Pack.h"
 #include "normc/normc.h"
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -150,6 +151,13 @@ Case makeCase(const dsl::Spec &spec, int64_t rows, int64_t d, uint64_t seed) {
   return c;
 }
 
+/// The spec's input, output and params types as host::encode spells them.
+std::array<std::string, 3> storageTypes(const dsl::Spec &spec) {
+  return {std::string(dsl::toString(spec.input.value)),
+          std::string(dsl::toString(spec.output.value)),
+          std::string(dsl::toString(spec.params.value))};
+}
+
 /// Runs the forward of `norm` (its tuned kernel, or `schedule`) on `c`,
 /// every output first filled with NaN; the worst error as a fraction of
 /// the bound, and the saved statistics in `mean`/`rstd`.
@@ -158,9 +166,7 @@ double checkForward(const Norm &norm, const dsl::Spec &spec, const Case &c,
                     std::vector<double> *mean = nullptr,
                     std::vector<double> *rstd = nullptr) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  std::string input(dsl::toString(spec.input.value)),
-      output(dsl::toString(spec.output.value)),
-      params(dsl::toString(spec.params.value));
+  auto [input, output, params] = storageTypes(spec);
   std::vector<double> nanRows(c.rows * c.d, nan), nanStats(c.rows, nan);
   DeviceArray dx(cuda, input, c.x), dr(cuda, input, c.r),
       dg(cuda, params, c.gamma), db(cuda, params, c.beta),
@@ -238,9 +244,7 @@ double checkBackward(const Norm &norm, const dsl::Spec &spec, const Case &c,
                      const std::vector<double> &mean = {},
                      const std::vector<double> &rstd = {}) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  std::string input(dsl::toString(spec.input.value)),
-      output(dsl::toString(spec.output.value)),
-      params(dsl::toString(spec.params.value));
+  auto [input, output, params] = storageTypes(spec);
   std::vector<double> nanRows(c.rows * c.d, nan), nanFeatures(c.d, nan);
   DeviceArray dx(cuda, input, c.x), dr(cuda, input, c.r),
       dg(cuda, params, c.gamma), dyIn(cuda, output, c.dy),

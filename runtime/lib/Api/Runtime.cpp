@@ -47,13 +47,13 @@ struct NormState {
                                            const std::string &schedule,
                                            int64_t d) const;
   std::shared_ptr<LoadedKernel> find(const Key &key) const {
-    std::shared_lock lock(mutex);
+    std::shared_lock<std::shared_mutex> lock(mutex);
     auto it = kernels.find(key);
     return it == kernels.end() ? nullptr : it->second;
   }
   void keep(const Key &key, std::shared_ptr<LoadedKernel> k,
             std::string schedule) const {
-    std::unique_lock lock(mutex);
+    std::unique_lock<std::shared_mutex> lock(mutex);
     kernels[key] = std::move(k);
     schedules[key] = std::move(schedule);
   }
@@ -66,7 +66,7 @@ NormState::kernelFor(const Program &program, int64_t d, int64_t rows) const {
   Key key{program, d, rowsBucket(rows)};
   if (auto hit = find(key))
     return hit;
-  std::lock_guard serialize(compiling);
+  std::lock_guard<std::mutex> serialize(compiling);
   if (auto hit = find(key))
     return hit;
   Backend &backend = *runtime->backend;
@@ -163,7 +163,7 @@ static void launchOn(Backend &backend, const LoadedKernel &kernel,
 std::string Norm::prepare(int64_t d, int64_t rows) const {
   checkShape(rows, d);
   state->kernelFor(Program::forward(), d, rows);
-  std::shared_lock lock(state->mutex);
+  std::shared_lock<std::shared_mutex> lock(state->mutex);
   return state->schedules.at({Program::forward(), d, rowsBucket(rows)});
 }
 
@@ -287,7 +287,7 @@ tuneProgram(const NormState &state, const Program &program, int64_t d,
             const std::function<void(const TuneResult &)> &progress) {
   if (d < 1 || rows < 1)
     throw Error("tuning needs d >= 1 and rows >= 1");
-  std::lock_guard serialize(state.compiling);
+  std::lock_guard<std::mutex> serialize(state.compiling);
   std::shared_ptr<LoadedKernel> winner;
   TuneReport report =
       tuneCandidates(*state.runtime->backend, *state.source, state.canonical,

@@ -17,7 +17,7 @@ TwoLevelCache::TwoLevelCache(DiskCache disk) : diskCache(std::move(disk)) {}
 std::shared_ptr<const std::string>
 TwoLevelCache::get(const std::string &key) const {
   {
-    std::shared_lock lock(mutex);
+    std::shared_lock<std::shared_mutex> lock(mutex);
     auto found = memory.find(key);
     if (found != memory.end())
       return found->second;
@@ -26,7 +26,7 @@ TwoLevelCache::get(const std::string &key) const {
   if (!payload)
     return nullptr;
   auto loaded = std::make_shared<const std::string>(std::move(*payload));
-  std::unique_lock lock(mutex);
+  std::unique_lock<std::shared_mutex> lock(mutex);
   // A put since the disk read wins over what was read.
   return memory.emplace(key, std::move(loaded)).first->second;
 }
@@ -34,7 +34,7 @@ TwoLevelCache::get(const std::string &key) const {
 bool TwoLevelCache::put(const std::string &key, std::string payload) {
   auto stored = std::make_shared<const std::string>(std::move(payload));
   bool written = diskCache.put(key, *stored);
-  std::unique_lock lock(mutex);
+  std::unique_lock<std::shared_mutex> lock(mutex);
   memory[key] = std::move(stored);
   return written;
 }

@@ -319,9 +319,11 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
       r = math::RsqrtOp::create(b, loc,
                                 arith::AddFOp::create(b, loc, moment, eps));
     } else {
+      // One op per statement: the order of a call's arguments is the
+      // compiler's, and the IR must not depend on it.
       Value root = math::SqrtOp::create(b, loc, moment);
-      r = arith::DivFOp::create(b, loc, constant(loc, 1.0),
-                                arith::AddFOp::create(b, loc, root, eps));
+      Value denominator = arith::AddFOp::create(b, loc, root, eps);
+      r = arith::DivFOp::create(b, loc, constant(loc, 1.0), denominator);
     }
     map.map(rstd.getResult(), r);
     return success();

@@ -98,8 +98,9 @@ normc::getLaunchSequence(ModuleOp module) {
       return failure();
     sequence.push_back(std::move(*info));
   }
-  llvm::stable_sort(sequence, [](const auto &a, const auto &b) {
-    return a.launchOrder < b.launchOrder;
+  // Launch orders are distinct (the verifier says so); names break ties.
+  llvm::sort(sequence, [](const auto &a, const auto &b) {
+    return std::tie(a.launchOrder, a.name) < std::tie(b.launchOrder, b.name);
   });
   return sequence;
 }

@@ -100,12 +100,15 @@ LogicalResult RstdOp::buildVjp(VjpBuilder &vjp) {
   Value ds = vjp.map(loc, {}, stats, /*rows=*/false, [&](ValueRange e) {
     Scalars s{vjp.builder(), loc};
     Value dr = vjp.toAcc(loc, e[0]), r = vjp.toAcc(loc, e[1]);
+    // One op per statement, so that the IR does not depend on the order in
+    // which the compiler evaluates a call's arguments.
     Value rr = s.mul(r, r);
-    if (inside)
-      return s.mul(dr, s.mul(vjp.constant(loc, -0.5), s.mul(rr, r)));
-    Value twoRoot =
-        s.mul(vjp.constant(loc, 2.0),
-              math::SqrtOp::create(vjp.builder(), loc, vjp.toAcc(loc, e[2])));
+    if (inside) {
+      Value rrr = s.mul(rr, r);
+      return s.mul(dr, s.mul(vjp.constant(loc, -0.5), rrr));
+    }
+    Value root = math::SqrtOp::create(vjp.builder(), loc, vjp.toAcc(loc, e[2]));
+    Value twoRoot = s.mul(vjp.constant(loc, 2.0), root);
     return s.div(s.mul(dr, s.sub(vjp.constant(loc, 0.0), rr)), twoRoot);
   });
   vjp.accumulate(getMoment(), ds);
