@@ -77,6 +77,34 @@ std::optional<NormalizedRounding> parseNormalizedRounding(std::string_view s) {
   return std::nullopt;
 }
 
+double largestFinite(DType t) {
+  switch (t) {
+  case DType::F64:
+    return std::numeric_limits<double>::max();
+  case DType::F32:
+    return std::numeric_limits<float>::max();
+  case DType::F16:
+    return 65504;
+  case DType::BF16:
+    return std::ldexp(2.0 - std::ldexp(1.0, -7), 127);
+  }
+  return 0;
+}
+
+double smallestSubnormal(DType t) {
+  switch (t) {
+  case DType::F64:
+    return std::numeric_limits<double>::denorm_min();
+  case DType::F32:
+    return std::numeric_limits<float>::denorm_min();
+  case DType::F16:
+    return std::ldexp(1.0, -24);
+  case DType::BF16:
+    return std::ldexp(1.0, -133);
+  }
+  return 0;
+}
+
 unsigned byteWidth(DType t) {
   switch (t) {
   case DType::F64:

@@ -6,6 +6,9 @@
 //===----------------------------------------------------------------------===//
 #include "SpecChecks.h"
 
+#include <cmath>
+#include <cstdio>
+
 namespace normc::dsl::detail {
 
 void checkSpec(const Spec &spec, std::vector<Diagnostic> &diags) {
@@ -24,6 +27,38 @@ void checkSpec(const Spec &spec, std::vector<Diagnostic> &diags) {
   if (!spec.gain.value && spec.gainOffset.value != 0)
     error(spec.gainOffset.loc, "'gain_offset' must be 0 when 'gain = false' "
                                "(the offset is added to gamma)");
+
+  // The kernel holds epsilon and the gain offset in the accumulate type: a
+  // value it cannot hold would be Inf there, or silently 0.
+  auto fitsAccumulate = [&](const Located<double> &v, const char *key) {
+    const DType acc = spec.accumulate.value;
+    const std::string type(toString(acc));
+    const double m = std::fabs(v.value), big = largestFinite(acc),
+                 tiny = smallestSubnormal(acc);
+    char text[160];
+    // Rounding to nearest reaches Inf from half an ulp above the largest
+    // value (f64 holds every number a spec can hold), and 0 at half the
+    // smallest.
+    const int fractionBits = acc == DType::F16    ? 10
+                             : acc == DType::BF16 ? 7
+                                                  : 23;
+    if (acc != DType::F64 &&
+        m >= big + std::ldexp(1.0, std::ilogb(big) - fractionBits - 1)) {
+      std::snprintf(text, sizeof text,
+                    "'%s' is %.9g, more than the accumulate type %s holds (its "
+                    "largest value is %.9g)",
+                    key, v.value, type.c_str(), big);
+      error(v.loc, text);
+    } else if (m != 0 && m <= tiny / 2) {
+      std::snprintf(text, sizeof text,
+                    "'%s' is %.9g, which is 0 in the accumulate type %s (its "
+                    "smallest value is %.9g)",
+                    key, v.value, type.c_str(), tiny);
+      error(v.loc, text);
+    }
+  };
+  fitsAccumulate(spec.epsilon, "value");
+  fitsAccumulate(spec.gainOffset, "gain_offset");
 
   if (spec.normalized.value == NormalizedRounding::Params && !spec.gain.value &&
       !spec.bias.value)

@@ -62,13 +62,6 @@ double roundMagnitude(uint64_t bits, const Format &f) {
 
 } // namespace
 
-double smallestSubnormal(dsl::DType type) {
-  if (type == dsl::DType::F64)
-    return std::ldexp(1.0, -1074);
-  Format f = formatOf(type);
-  return std::ldexp(1.0, f.minExponent - f.fractionBits);
-}
-
 double roundTo(dsl::DType type, double v) {
   if (type == dsl::DType::F64 || !std::isfinite(v) || v == 0)
     return v;

@@ -56,7 +56,7 @@ double paramGradErrorFraction(double v, double ref, double scale,
   return fractionOfBound(v, ref,
                          2 * tolerance(type) * std::fabs(ref) +
                              std::ldexp(1.0, -16) * scale + conditioning +
-                             smallestSubnormal(type) / 2);
+                             dsl::smallestSubnormal(type) / 2);
 }
 
 } // namespace normc::reference

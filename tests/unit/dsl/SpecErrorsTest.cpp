@@ -99,9 +99,10 @@ TEST(SpecErrors, UnknownKeyInATableSuggestsTheClosest) {
   EXPECT_EQ(afterCenter("[dtypes]\naccum = \"f32\"\n"),
             Lines{"t.toml:5:1: error: unknown key 'accum' in [dtypes]; did "
                   "you mean 'accumulate'?"});
-  EXPECT_EQ(afterCenter("[epsilon]\neps = 1e-5\n"),
-            Lines{"t.toml:5:1: error: unknown key 'eps' in [epsilon]; the closest "
-                  "known key is 'value'"});
+  EXPECT_EQ(
+      afterCenter("[epsilon]\neps = 1e-5\n"),
+      Lines{"t.toml:5:1: error: unknown key 'eps' in [epsilon]; the closest "
+            "known key is 'value'"});
 }
 
 TEST(SpecErrors, UnknownKeyThatBelongsElsewhereSaysWhere) {
@@ -124,18 +125,21 @@ TEST(SpecErrors, UnknownTopLevelKeyOrTableSuggestsTheClosest) {
   EXPECT_EQ(afterCenter("[dtype]\ninput = \"f32\"\n"),
             Lines{"t.toml:4:2: error: unknown table [dtype]; did you mean "
                   "[dtypes]?"});
-  EXPECT_EQ(afterCenter("[kernel]\n"),
-            Lines{"t.toml:4:2: error: unknown table [kernel]; the closest known "
-                  "table is [affine]"});
-  expectErrors("version = 2\nname = \"t\"\n[statistics]\ncenter = true\n",
-               {"t.toml:1:1: error: unknown key 'version'; the closest known key is "
-                "'epsilon'"});
+  EXPECT_EQ(
+      afterCenter("[kernel]\n"),
+      Lines{"t.toml:4:2: error: unknown table [kernel]; the closest known "
+            "table is [affine]"});
+  expectErrors(
+      "version = 2\nname = \"t\"\n[statistics]\ncenter = true\n",
+      {"t.toml:1:1: error: unknown key 'version'; the closest known key is "
+       "'epsilon'"});
 }
 
 TEST(SpecErrors, UnknownSubtable) {
-  EXPECT_EQ(afterCenter("[statistics.extra]\nx = 1\n"),
-            Lines{"t.toml:4:13: error: unknown key 'extra' in [statistics]; the "
-                  "closest known key is 'center'"});
+  EXPECT_EQ(
+      afterCenter("[statistics.extra]\nx = 1\n"),
+      Lines{"t.toml:4:13: error: unknown key 'extra' in [statistics]; the "
+            "closest known key is 'center'"});
 }
 
 TEST(SpecErrors, WrongTomlTypes) {
@@ -314,4 +318,34 @@ TEST(SpecErrors, DiagnosticsCarrySeverityAndPosition) {
   EXPECT_EQ(d.loc.line, 4u);
   EXPECT_EQ(d.loc.column, 12u);
   EXPECT_EQ(d.message, "'fraction' must be in (0, 1], got 3");
+}
+
+TEST(SpecErrors, ConstantsTheAccumulateTypeCannotHold) {
+  // Epsilon and the gain offset live in the accumulate type: a value that
+  // would be Inf or 0 there is refused where it is written.
+  EXPECT_EQ(afterCenter("[epsilon]\nvalue = 1e39\n"),
+            Lines{"t.toml:5:9: error: 'value' is 1e+39, more than the "
+                  "accumulate type f32 holds (its largest value is "
+                  "3.40282347e+38)"});
+  EXPECT_EQ(afterCenter("[epsilon]\nvalue = 65520.0\n[dtypes]\n"
+                        "accumulate = \"f16\"\n"),
+            (Lines{"t.toml:5:9: error: 'value' is 65520, more than the "
+                   "accumulate type f16 holds (its largest value is 65504)",
+                   "t.toml:7:14: warning: accumulating in f16 loses precision "
+                   "and may overflow; \"f32\" is recommended"}));
+  EXPECT_EQ(afterCenter("[affine]\ngain_offset = 1e-50\n"),
+            Lines{"t.toml:5:15: error: 'gain_offset' is 1e-50, which is 0 in "
+                  "the accumulate type f32 (its smallest value is "
+                  "1.40129846e-45)"});
+  // Values that round to the largest or the smallest are fine, and f64
+  // holds every value a spec can hold.
+  for (const char *fine :
+       {"[epsilon]\nvalue = 65519.0\n[dtypes]\naccumulate = \"f16\"\n",
+        "[epsilon]\nvalue = 3e-8\n[dtypes]\naccumulate = \"f16\"\n",
+        "[epsilon]\nvalue = 1e300\n[dtypes]\naccumulate = \"f64\"\n",
+        "[affine]\ngain_offset = 3e38\n"})
+    EXPECT_TRUE(
+        parse("name = \"t\"\n[statistics]\ncenter = true\n" + std::string(fine))
+            .spec)
+        << fine;
 }

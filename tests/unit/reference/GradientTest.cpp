@@ -498,8 +498,8 @@ TEST(GradientErrorFraction, ParamGradBound) {
   // ref 0, M 1: bound 2^-16 and half the type's smallest subnormal.
   for (dsl::DType t : {dsl::DType::BF16, dsl::DType::F16, dsl::DType::F32})
     EXPECT_EQ(paramGradErrorFraction(-std::ldexp(1.0, -17), 0, 1, t),
-              std::ldexp(1.0, -17) /
-                  (std::ldexp(1.0, -16) + smallestSubnormal(t) / 2));
+              std::ldexp(1.0, -17) / (std::ldexp(1.0, -16) +
+                                      normc::dsl::smallestSubnormal(t) / 2));
   // bf16, ref 2, M 0: bound 2 * 2^-7 * 2 = 2^-5.
   EXPECT_EQ(
       paramGradErrorFraction(2 + std::ldexp(1.0, -5), 2, 0, dsl::DType::BF16),
@@ -513,7 +513,8 @@ TEST(GradientErrorFraction, ZeroBoundAdmitsOnlyTheValue) {
     // A parameter gradient is rounded once into its type: half the
     // smallest subnormal is the least any bound admits.
     EXPECT_EQ(paramGradErrorFraction(0, 0, 0, t), 0);
-    EXPECT_EQ(paramGradErrorFraction(smallestSubnormal(t), 0, 0, t), 2);
+    EXPECT_EQ(paramGradErrorFraction(normc::dsl::smallestSubnormal(t), 0, 0, t),
+              2);
   }
 }
 

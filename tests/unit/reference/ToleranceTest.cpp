@@ -57,12 +57,13 @@ TEST(Tolerance, ConditioningWidensTheBound) {
 }
 
 TEST(Tolerance, SmallestSubnormals) {
-  EXPECT_EQ(smallestSubnormal(DType::F16), std::ldexp(1.0, -24));
-  EXPECT_EQ(smallestSubnormal(DType::BF16), std::ldexp(1.0, -133));
-  EXPECT_EQ(smallestSubnormal(DType::F32), std::ldexp(1.0, -149));
+  EXPECT_EQ(normc::dsl::smallestSubnormal(DType::F16), std::ldexp(1.0, -24));
+  EXPECT_EQ(normc::dsl::smallestSubnormal(DType::BF16), std::ldexp(1.0, -133));
+  EXPECT_EQ(normc::dsl::smallestSubnormal(DType::F32), std::ldexp(1.0, -149));
   for (DType t : {DType::F16, DType::BF16, DType::F32}) {
-    EXPECT_EQ(roundTo(t, smallestSubnormal(t)), smallestSubnormal(t));
-    EXPECT_EQ(roundTo(t, smallestSubnormal(t) / 4), 0);
+    EXPECT_EQ(roundTo(t, normc::dsl::smallestSubnormal(t)),
+              normc::dsl::smallestSubnormal(t));
+    EXPECT_EQ(roundTo(t, normc::dsl::smallestSubnormal(t) / 4), 0);
   }
 }
 

@@ -37,6 +37,10 @@ std::optional<EpsilonPlacement> parseEpsilonPlacement(std::string_view s);
 std::optional<NormalizedRounding> parseNormalizedRounding(std::string_view s);
 /// Size of one element in bytes.
 unsigned byteWidth(DType t);
+/// The largest finite value of a type (65504 for f16).
+double largestFinite(DType t);
+/// The smallest positive (subnormal) value of a type (2^-24 for f16).
+double smallestSubnormal(DType t);
 
 /// A value and where it was written (unknown position for defaults).
 template <typename T> struct Located {

@@ -71,9 +71,6 @@ double errorFraction(double y, double ref, dsl::DType type,
 /// subnormals or signed zero, NaN stays NaN. F64 is the identity.
 double roundTo(dsl::DType type, double v);
 
-/// The smallest positive subnormal of a storage type (2^-24 for f16).
-double smallestSubnormal(dsl::DType type);
-
 } // namespace normc::reference
 
 #endif // NORMC_REFERENCE_REFERENCE_H
