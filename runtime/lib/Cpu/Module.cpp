@@ -122,6 +122,18 @@ void writeAll(const std::string &path, std::string_view bytes) {
     throw CpuCompileError("cannot write " + path, "");
 }
 
+/// `#line 1 "path"` naming `path` for diagnostics, its quotes and
+/// backslashes escaped; nothing for a path a string literal cannot hold.
+std::string lineDirective(const std::string &path) {
+  if (path.empty() || path.find('\n') != std::string::npos)
+    return "";
+  std::string escaped;
+  for (char c : path)
+    escaped +=
+        c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+  return "#line 1 \"" + escaped + "\"\n";
+}
+
 /// Compiles `source` in a private folder and returns the object's bytes.
 /// Diagnostics (the compiler's and the CPU device's) name `shownPath`, a
 /// copy of the source kept for people to read, when there is one.
@@ -131,9 +143,7 @@ std::string compileObject(const std::vector<std::string> &command,
   PrivateFolder folder;
   std::string sourcePath = folder.path + "/kernel.cpp",
               objectPath = folder.path + "/kernel.so";
-  writeAll(sourcePath,
-           (shownPath.empty() ? "" : "#line 1 \"" + shownPath + "\"\n") +
-               source);
+  writeAll(sourcePath, lineDirective(shownPath) + source);
   std::vector<std::string> argv = command;
   argv.insert(argv.end(), {"-o", objectPath, sourcePath});
   ProcessResult result = runProcess(argv);
