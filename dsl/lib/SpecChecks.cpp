@@ -36,14 +36,11 @@ void checkSpec(const Spec &spec, std::vector<Diagnostic> &diags) {
     const double m = std::fabs(v.value), big = largestFinite(acc),
                  tiny = smallestSubnormal(acc);
     char text[160];
-    // Rounding to nearest reaches Inf from half an ulp above the largest
-    // value (f64 holds every number a spec can hold), and 0 at half the
-    // smallest.
-    const int fractionBits = acc == DType::F16    ? 10
-                             : acc == DType::BF16 ? 7
-                                                  : 23;
+    // Rounding to nearest reaches Inf half an ulp above the largest value,
+    // halfway to the next power of two (f64 holds every number a spec can
+    // hold), and 0 at half the smallest.
     if (acc != DType::F64 &&
-        m >= big + std::ldexp(1.0, std::ilogb(big) - fractionBits - 1)) {
+        m >= (big + std::ldexp(1.0, std::ilogb(big) + 1)) / 2) {
       std::snprintf(text, sizeof text,
                     "'%s' is %.9g, more than the accumulate type %s holds (its "
                     "largest value is %.9g)",

@@ -479,12 +479,14 @@ Array read(const std::string &path) {
   // A regular file's size is checked before its data is read.
   if (reader.size && *reader.size - dataOffset != expected)
     wrongSize(*reader.size - dataOffset, false);
-  // The bytes and the doubles they become must fit in memory.
-  uint64_t memory = physicalMemory();
-  if (memory &&
-      expected + static_cast<uint64_t>(count) * sizeof(double) > memory)
+  // The bytes and the doubles they become must fit in memory (compared by
+  // division: the product may not fit in 64 bits).
+  const uint64_t perElement = type->size + sizeof(double);
+  if (uint64_t memory = physicalMemory();
+      memory && static_cast<uint64_t>(count) > memory / perElement)
     fail(path, "shape " + formatShape(array.shape) + " needs " +
-                   std::to_string((expected + uint64_t(count) * 8) >> 20) +
+                   std::to_string(static_cast<uint64_t>(
+                       double(count) * double(perElement) / (1 << 20))) +
                    " MiB to read, more than this machine's " +
                    std::to_string(memory >> 20) + " MiB of memory");
   std::string_view bytes = reader.first(dataOffset + expected);

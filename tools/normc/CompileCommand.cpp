@@ -81,14 +81,11 @@ static OwningOpRef<ModuleOp> loadInput(const CompileJob &job,
                                        llvm::SourceMgr &sourceMgr) {
   if (llvm::StringRef(job.input).ends_with(".mlir")) {
     std::string error;
-    std::unique_ptr<llvm::MemoryBuffer> text =
-        readBoundedMlir(job.input, error);
-    if (!text) {
+    OwningOpRef<ModuleOp> module =
+        parseBoundedMlir(job.input, sourceMgr, ParserConfig(&context), error);
+    if (!error.empty())
       llvm::errs() << error << "\n";
-      return nullptr;
-    }
-    sourceMgr.AddNewSourceBuffer(std::move(text), llvm::SMLoc());
-    return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+    return module;
   }
   std::optional<dsl::Spec> spec = readSpec(job.input);
   if (!spec)

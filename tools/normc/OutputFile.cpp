@@ -46,18 +46,16 @@ std::string writeInPlace(const std::string &path, const std::string &contents) {
   return error;
 }
 
-/// A name next to `target` for a file of ours.
-std::string uniqueBeside(const std::string &target, const char *suffix,
-                         int &fd) {
+/// A model for a name of ours next to `target` (llvm::sys::fs fills in the
+/// %s).
+llvm::SmallString<256> besideModel(const std::string &target,
+                                   const char *suffix) {
   llvm::SmallString<256> model(target);
   llvm::sys::path::remove_filename(model);
   if (model.empty())
     model = ".";
   llvm::sys::path::append(model, std::string(".normc-%%%%%%%%") + suffix);
-  llvm::SmallString<256> path;
-  if (llvm::sys::fs::createUniqueFile(model, fd, path))
-    return "";
-  return path.str().str();
+  return model;
 }
 
 } // namespace
@@ -96,9 +94,11 @@ std::string StagedFiles::add(const std::string &path,
     return "";
   }
   int fd = -1;
-  s.temporary = uniqueBeside(s.target, ".tmp", fd);
-  if (s.temporary.empty())
-    return cannotWrite(path, std::strerror(errno));
+  llvm::SmallString<256> temporary;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+          besideModel(s.target, ".tmp"), fd, temporary))
+    return cannotWrite(path, ec.message());
+  s.temporary = temporary.str().str();
   std::string error = writeAll(fd, contents, path);
   if (exists && error.empty() && ::fchmod(fd, status.st_mode & 07777) != 0)
     error = cannotWrite(path, std::strerror(errno));
@@ -146,20 +146,17 @@ std::string StagedFiles::commit() {
   for (Staged &s : staged) {
     if (s.inPlace || ::access(s.target.c_str(), F_OK) != 0)
       continue;
-    int fd = -1;
-    s.backup = uniqueBeside(s.target, ".old", fd);
-    if (!s.backup.empty()) {
-      ::close(fd);
-      ::unlink(s.backup.c_str());
-    }
-    if (s.backup.empty() || ::link(s.target.c_str(), s.backup.c_str()) != 0) {
+    llvm::SmallString<256> backup;
+    llvm::sys::fs::createUniquePath(besideModel(s.target, ".old"), backup,
+                                    /*MakeAbsolute=*/false);
+    if (::link(s.target.c_str(), backup.c_str()) != 0) {
       std::string error =
-          cannotWrite(s.shown, std::string("cannot keep the ") +
-                                   "old file: " + std::strerror(errno));
-      s.backup.clear();
+          cannotWrite(s.shown, std::string("cannot keep the old file: ") +
+                                   std::strerror(errno));
       rollBack(0);
       return error;
     }
+    s.backup = backup.str().str();
   }
   for (size_t i = 0; i < staged.size(); ++i) {
     Staged &s = staged[i];

@@ -71,3 +71,13 @@ normc::readBoundedMlir(const std::string &path, std::string &error) {
   return llvm::MemoryBuffer::getMemBufferCopy(text,
                                               path == "-" ? "<stdin>" : path);
 }
+
+mlir::OwningOpRef<mlir::ModuleOp>
+normc::parseBoundedMlir(const std::string &path, llvm::SourceMgr &sourceMgr,
+                        const mlir::ParserConfig &config, std::string &error) {
+  std::unique_ptr<llvm::MemoryBuffer> text = readBoundedMlir(path, error);
+  if (!text)
+    return nullptr;
+  sourceMgr.AddNewSourceBuffer(std::move(text), llvm::SMLoc());
+  return mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
+}

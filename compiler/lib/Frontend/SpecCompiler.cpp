@@ -136,15 +136,10 @@ std::optional<EmittedModule> normc::emitIRFile(const std::string &path,
   state.errors = &errors;
   llvm::SourceMgr sourceMgr;
   std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> text = readBoundedMlir(path, error);
-  if (!text) {
-    state.errors = nullptr;
-    errors += error + "\n";
-    return std::nullopt;
-  }
-  sourceMgr.AddNewSourceBuffer(std::move(text), llvm::SMLoc());
   OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&state.context));
+      parseBoundedMlir(path, sourceMgr, ParserConfig(&state.context), error);
+  if (!error.empty())
+    errors += error + "\n";
   std::optional<EmittedModule> emitted;
   if (module && succeeded(verify(*module)) &&
       succeeded(lowerToSchedule(*module, ScheduleOptions())))

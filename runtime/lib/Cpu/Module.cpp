@@ -237,17 +237,17 @@ CpuModule CpuModule::compile(const std::string &source,
   std::string entry = key.hex();
   std::optional<std::string> object = cache.get(entry);
   bool hit = object.has_value();
+  // The entry, and its source beside it (<key>.bin, <key>.cpp).
+  std::string objectPath = cache.problem() ? "" : cache.pathFor(entry);
   if (!hit) {
-    // <key>.cpp beside <key>.bin, written once the entry's folder exists.
-    std::string shown;
-    if (!cache.problem())
-      shown = cache.pathFor(entry).substr(0, cache.pathFor(entry).size() - 4) +
-              ".cpp";
+    std::string shown =
+        objectPath.empty()
+            ? ""
+            : objectPath.substr(0, objectPath.size() - 4) + ".cpp";
     object = compileObject(command, source, shown);
-    if (cache.put(entry, *object))
+    if (cache.put(entry, *object)) // the entry's folder exists now
       normc::cache::writeAtomically(shown, {source});
   }
-  std::string objectPath = cache.problem() ? "" : cache.pathFor(entry);
   std::shared_ptr<void> library = loadObject(*object);
   void *handle = library.get();
   auto bind = reinterpret_cast<int (*)(const Hooks *)>(

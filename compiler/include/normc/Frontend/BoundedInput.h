@@ -9,7 +9,11 @@
 #ifndef NORMC_FRONTEND_BOUNDEDINPUT_H
 #define NORMC_FRONTEND_BOUNDEDINPUT_H
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <cstdint>
 #include <memory>
@@ -28,6 +32,13 @@ constexpr unsigned kMaxMlirNesting = 256;
 /// format ("path:line:col: error: ..." where there is a position).
 std::unique_ptr<llvm::MemoryBuffer> readBoundedMlir(const std::string &path,
                                                     std::string &error);
+
+/// The module in `path`, read through readBoundedMlir into `sourceMgr` and
+/// parsed; null on failure, with `error` set when the read failed (parse
+/// errors go to the context's diagnostic handler).
+mlir::OwningOpRef<mlir::ModuleOp>
+parseBoundedMlir(const std::string &path, llvm::SourceMgr &sourceMgr,
+                 const mlir::ParserConfig &config, std::string &error);
 
 } // namespace normc
 
