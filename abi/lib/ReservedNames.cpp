@@ -3,31 +3,51 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
+#include <iterator>
 
 namespace {
-/// C++ keywords, CUDA built-ins and what the CUDA headers and the support
-/// code declare that an emitted kernel refers to.
-const char *const kReserved[] = {
+/// C++ keywords (and main).
+const char *const kKeywords[] = {
     // C++ keywords.
-    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor",
-    "bool", "break", "case", "catch", "char", "char16_t", "char32_t", "char8_t",
-    "class", "co_await", "co_return", "co_yield", "compl", "concept", "const",
-    "const_cast", "consteval", "constexpr", "constinit", "continue", "decltype",
-    "default", "delete", "do", "double", "dynamic_cast", "else", "enum",
-    "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
-    "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept",
-    "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private",
-    "protected", "public", "register", "reinterpret_cast", "requires", "return",
-    "short", "signed", "sizeof", "static", "static_assert", "static_cast",
-    "struct", "switch", "template", "this", "thread_local", "throw", "true",
-    "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
-    "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "main",
-    // CUDA built-ins, types and functions the emitted code uses.
-    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "max", "min",
-    "floor", "sqrt", "sqrtf", "rsqrt", "rsqrtf", "half", "nv_bfloat16", "uint2",
-    "uint4", "float2", "float4", "int2", "int4", "dim3", "printf", "malloc",
-    "free", "memcpy", "memset", "assert", "abs", "fabs", "fabsf", "isnan",
-    "isinf", "exp", "expf", "log", "logf", "fma", "fmaf"};
+    "alignas",       "alignof",     "and",
+    "and_eq",        "asm",         "auto",
+    "bitand",        "bitor",       "bool",
+    "break",         "case",        "catch",
+    "char",          "char16_t",    "char32_t",
+    "char8_t",       "class",       "co_await",
+    "co_return",     "co_yield",    "compl",
+    "concept",       "const",       "const_cast",
+    "consteval",     "constexpr",   "constinit",
+    "continue",      "decltype",    "default",
+    "delete",        "do",          "double",
+    "dynamic_cast",  "else",        "enum",
+    "explicit",      "export",      "extern",
+    "false",         "float",       "for",
+    "friend",        "goto",        "if",
+    "inline",        "int",         "long",
+    "mutable",       "namespace",   "new",
+    "noexcept",      "not",         "not_eq",
+    "nullptr",       "operator",    "or",
+    "or_eq",         "private",     "protected",
+    "public",        "register",    "reinterpret_cast",
+    "requires",      "return",      "short",
+    "signed",        "sizeof",      "static",
+    "static_assert", "static_cast", "struct",
+    "switch",        "template",    "this",
+    "thread_local",  "throw",       "true",
+    "try",           "typedef",     "typeid",
+    "typename",      "union",       "unsigned",
+    "using",         "virtual",     "void",
+    "volatile",      "wchar_t",     "while",
+    "xor",           "xor_eq",      "main"};
+
+/// What NVRTC's environment and the CUDA headers the emitted source includes
+/// declare at global scope, where a kernel of that name does not compile.
+/// Sorted (strcmp order).
+const char *const kCudaDeclared[] = {
+#include "CudaDeclaredNames.inc"
+};
 
 /// Locals and parameters of every emitted kernel.
 const char *const kLocals[] = {"d",
@@ -66,6 +86,27 @@ bool endsWith(std::string_view s, std::string_view suffix) {
 }
 } // namespace
 
+std::vector<std::string> normc::kernelSymbolsOf(std::string_view name) {
+  std::string backward = std::string(name) + std::string(kBackwardSuffix);
+  return {std::string(name), backward, backward + std::string(kFinishSuffix)};
+}
+
+bool normc::isCudaDeclared(std::string_view name) {
+  auto less = [](const char *a, std::string_view b) {
+    return std::string_view(a) < b;
+  };
+  const char *const *end = std::end(kCudaDeclared);
+  const char *const *it =
+      std::lower_bound(std::begin(kCudaDeclared), end, name, less);
+  return it != end && std::string_view(*it) == name;
+}
+
+bool normc::isSortedCudaDeclared() {
+  return std::is_sorted(
+      std::begin(kCudaDeclared), std::end(kCudaDeclared),
+      [](const char *a, const char *b) { return std::strcmp(a, b) < 0; });
+}
+
 bool normc::isCIdentifier(std::string_view name) {
   auto word = [](char ch) {
     return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
@@ -77,9 +118,12 @@ bool normc::isCIdentifier(std::string_view name) {
 std::string normc::checkEmittedName(std::string_view name, EmittedName kind) {
   if (!isCIdentifier(name))
     return "must be a C identifier ([A-Za-z_][A-Za-z0-9_]*)";
-  for (const char *word : kReserved)
+  for (const char *word : kKeywords)
     if (name == word)
-      return "is a C++ keyword or a name the emitted CUDA uses";
+      return "is a C++ keyword";
+  if (isCudaDeclared(name))
+    return "is declared by CUDA (NVRTC's built-ins or the CUDA headers the "
+           "emitted source includes)";
   if (startsWith(name, "__") || startsWith(name, "normc_") ||
       startsWith(name, "NORMC_") ||
       (name.size() > 1 && name[0] == '_' && std::isupper(name[1])))

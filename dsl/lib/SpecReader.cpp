@@ -145,12 +145,15 @@ private:
       return error(locOf(n), "'name' must be a C identifier "
                              "([A-Za-z_][A-Za-z0-9_]*), got " +
                                  spelling(n));
-    if (!normc::checkEmittedName(name, normc::EmittedName::Kernel).empty())
-      return error(locOf(n), "'name' becomes the kernel's symbol and cannot "
-                             "be a C++ keyword or a reserved name, got " +
-                                 spelling(n) + ": it " +
-                                 normc::checkEmittedName(
-                                     name, normc::EmittedName::Kernel));
+    for (const std::string &symbol : normc::kernelSymbolsOf(name)) {
+      std::string why =
+          normc::checkEmittedName(symbol, normc::EmittedName::Kernel);
+      if (!why.empty())
+        return error(locOf(n), "'name' becomes the kernel symbol '" + symbol +
+                                   "' and cannot be a C++ keyword or a "
+                                   "reserved name, got " +
+                                   spelling(n) + ": '" + symbol + "' " + why);
+    }
     if (name.size() > kMaxNameLength)
       return error(locOf(n),
                    "'name' must be at most " + std::to_string(kMaxNameLength) +

@@ -59,7 +59,7 @@
 // CHECK:       normc_store<8>(y_row, [[OUT]], c, limit, y_vec);
 // CHECK: #ifdef NORMC_CPU
 // CHECK: extern "C" void normc_cpu_entry_rms(void **args) {
-// CHECK:   rms(*reinterpret_cast<const __nv_bfloat16 * const *>(args[0]),
+// CHECK:   NORMC_CPU_KERNEL(rms)(*reinterpret_cast<const __nv_bfloat16 * const *>(args[0]),
 // CHECK:       *reinterpret_cast<int const *>(args[7]));
 sched.kernel @rms cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>) {
   %x = sched.buffer "x" : !sched.rows<bf16>

@@ -76,7 +76,7 @@ sched.kernel @"k(){} #include \"/etc/passwd\" //" accumulate(f32) {
 
 // -----
 
-// expected-error @+1 {{symbol 'sqrtf' is a C++ keyword or a name the emitted CUDA uses}}
+// expected-error @+1 {{symbol 'sqrtf' is declared by CUDA (NVRTC's built-ins or the CUDA headers the emitted source includes)}}
 sched.kernel @sqrtf accumulate(f32) {
 }
 

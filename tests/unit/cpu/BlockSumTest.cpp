@@ -40,7 +40,7 @@ NORMC_KERNEL(1024, block_sum)(float *__restrict__ out) {
 }
 #ifdef NORMC_CPU
 extern "C" void normc_cpu_entry_block_sum(void **args) {
-  block_sum(*reinterpret_cast<float *const *>(args[0]));
+  NORMC_CPU_KERNEL(block_sum)(*reinterpret_cast<float *const *>(args[0]));
 }
 #endif
 )";

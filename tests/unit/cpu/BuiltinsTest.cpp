@@ -24,7 +24,7 @@ NORMC_KERNEL(64, indices)(unsigned *__restrict__ out) {
 }
 #ifdef NORMC_CPU
 extern "C" void normc_cpu_entry_indices(void **args) {
-  indices(*reinterpret_cast<unsigned *const *>(args[0]));
+  NORMC_CPU_KERNEL(indices)(*reinterpret_cast<unsigned *const *>(args[0]));
 }
 #endif
 )";
@@ -67,7 +67,7 @@ NORMC_KERNEL(128, atomics)(float *__restrict__ sum, unsigned *__restrict__ count
 }
 #ifdef NORMC_CPU
 extern "C" void normc_cpu_entry_atomics(void **args) {
-  atomics(*reinterpret_cast<float *const *>(args[0]),
+  NORMC_CPU_KERNEL(atomics)(*reinterpret_cast<float *const *>(args[0]),
           *reinterpret_cast<unsigned *const *>(args[1]),
           *reinterpret_cast<float *const *>(args[2]));
 }
@@ -104,7 +104,7 @@ NORMC_KERNEL(32, pun)(const __nv_bfloat16 *__restrict__ in, float *__restrict__ 
 }
 #ifdef NORMC_CPU
 extern "C" void normc_cpu_entry_pun(void **args) {
-  pun(*reinterpret_cast<const __nv_bfloat16 *const *>(args[0]),
+  NORMC_CPU_KERNEL(pun)(*reinterpret_cast<const __nv_bfloat16 *const *>(args[0]),
       *reinterpret_cast<float *const *>(args[1]));
 }
 #endif

@@ -37,7 +37,7 @@ NORMC_KERNEL(128, convert)(const float *__restrict__ in,
 }
 #ifdef NORMC_CPU
 extern "C" void normc_cpu_entry_convert(void **args) {
-  convert(*reinterpret_cast<const float *const *>(args[0]),
+  NORMC_CPU_KERNEL(convert)(*reinterpret_cast<const float *const *>(args[0]),
           *reinterpret_cast<unsigned short *const *>(args[1]),
           *reinterpret_cast<unsigned short *const *>(args[2]),
           *reinterpret_cast<float *const *>(args[3]),

@@ -25,7 +25,7 @@ NORMC_KERNEL(256, k)(float *__restrict__ out) {
 }
 #ifdef NORMC_CPU
 extern "C" void normc_cpu_entry_k(void **args) {
-  k(*reinterpret_cast<float *const *>(args[0]));
+  NORMC_CPU_KERNEL(k)(*reinterpret_cast<float *const *>(args[0]));
 }
 #endif
 )";

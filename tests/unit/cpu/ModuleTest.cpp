@@ -20,7 +20,7 @@ NORMC_KERNEL(32, fill)(int *__restrict__ out, int value) {
 }
 #ifdef NORMC_CPU
 extern "C" void normc_cpu_entry_fill(void **args) {
-  fill(*reinterpret_cast<int *const *>(args[0]),
+  NORMC_CPU_KERNEL(fill)(*reinterpret_cast<int *const *>(args[0]),
        *reinterpret_cast<const int *>(args[1]));
 }
 #endif
@@ -118,7 +118,7 @@ NORMC_KERNEL(32, fill)(int *__restrict__ out, int value) {
 }
 #ifdef NORMC_CPU
 extern "C" void normc_cpu_entry_fill(void **args) {
-  fill(*reinterpret_cast<int *const *>(args[0]), 0);
+  NORMC_CPU_KERNEL(fill)(*reinterpret_cast<int *const *>(args[0]), 0);
 }
 #endif
 )",

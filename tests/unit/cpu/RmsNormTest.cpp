@@ -70,7 +70,7 @@ NORMC_KERNEL(256, rmsnorm)(const __nv_bfloat16 *__restrict__ x,
 }
 #ifdef NORMC_CPU
 extern "C" void normc_cpu_entry_rmsnorm(void **args) {
-  rmsnorm(*reinterpret_cast<const __nv_bfloat16 *const *>(args[0]),
+  NORMC_CPU_KERNEL(rmsnorm)(*reinterpret_cast<const __nv_bfloat16 *const *>(args[0]),
           *reinterpret_cast<const __nv_bfloat16 *const *>(args[1]),
           *reinterpret_cast<__nv_bfloat16 *const *>(args[2]),
           *reinterpret_cast<const float *>(args[3]));

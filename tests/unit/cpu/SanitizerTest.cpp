@@ -45,7 +45,7 @@ NORMC_KERNEL(64, overrun)(float *__restrict__ out, int reach) {
 }
 #ifdef NORMC_CPU
 extern "C" void normc_cpu_entry_overrun(void **args) {
-  overrun(*reinterpret_cast<float *const *>(args[0]),
+  NORMC_CPU_KERNEL(overrun)(*reinterpret_cast<float *const *>(args[0]),
           *reinterpret_cast<const int *>(args[1]));
 }
 #endif

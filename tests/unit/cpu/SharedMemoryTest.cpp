@@ -24,7 +24,7 @@ NORMC_KERNEL(64, read_first)(float *__restrict__ out) {
 }
 #ifdef NORMC_CPU
 extern "C" void normc_cpu_entry_read_first(void **args) {
-  read_first(*reinterpret_cast<float *const *>(args[0]));
+  NORMC_CPU_KERNEL(read_first)(*reinterpret_cast<float *const *>(args[0]));
 }
 #endif
 )";
@@ -62,7 +62,7 @@ NORMC_KERNEL(128, broadcast)(float *__restrict__ out, int n) {
 }
 #ifdef NORMC_CPU
 extern "C" void normc_cpu_entry_broadcast(void **args) {
-  broadcast(*reinterpret_cast<float *const *>(args[0]),
+  NORMC_CPU_KERNEL(broadcast)(*reinterpret_cast<float *const *>(args[0]),
             *reinterpret_cast<const int *>(args[1]));
 }
 #endif
@@ -91,7 +91,7 @@ NORMC_KERNEL(64, declare)(float *__restrict__ out) {
 }
 #ifdef NORMC_CPU
 extern "C" void normc_cpu_entry_declare(void **args) {
-  declare(*reinterpret_cast<float *const *>(args[0]));
+  NORMC_CPU_KERNEL(declare)(*reinterpret_cast<float *const *>(args[0]));
 }
 #endif
 )",

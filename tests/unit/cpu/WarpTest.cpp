@@ -49,7 +49,7 @@ NORMC_KERNEL(64, warp_ops)(double *__restrict__ out) {
 }
 #ifdef NORMC_CPU
 extern "C" void normc_cpu_entry_warp_ops(void **args) {
-  warp_ops(*reinterpret_cast<double *const *>(args[0]));
+  NORMC_CPU_KERNEL(warp_ops)(*reinterpret_cast<double *const *>(args[0]));
 }
 #endif
 )";

@@ -158,12 +158,22 @@ TEST(SpecParser, ColumnsCountCharactersNotBytes) {
 }
 
 TEST(SpecParser, NameRules) {
-  for (const char *name : {"_", "a", "_x9", "RMSNorm_2"}) {
+  // gamma and exit: only the C library declares them (HeaderNamesTest).
+  for (const char *name : {"a", "_x9", "RMSNorm_2", "gamma", "exit"}) {
     SpecParseResult r = parse("name = \"" + std::string(name) +
                               "\"\n[statistics]\ncenter = true\n");
     ASSERT_TRUE(r.spec) << name;
     EXPECT_EQ(r.spec->name.value, name);
   }
+  // "_" would derive the backward kernel "__backward", a reserved name.
+  SpecParseResult underscore =
+      parse("name = \"_\"\n[statistics]\ncenter = true\n");
+  EXPECT_EQ(messages(underscore),
+            (std::vector<std::string>{
+                "t.toml:1:8: error: 'name' becomes the kernel symbol "
+                "'__backward' and cannot be a C++ keyword or a reserved name, "
+                "got \"_\": '__backward' is reserved (names starting with __, "
+                "_X, normc_ or NORMC_)"}));
   std::string longest(64, 'n');
   SpecParseResult r =
       parse("name = \"" + longest + "\"\n[statistics]\ncenter = true\n");

@@ -6,6 +6,7 @@
 // stands for it inside the kernel.
 //
 //===----------------------------------------------------------------------===//
+#include "normc/Abi/ReservedNames.h"
 #include "normc/Conversion/Passes.h"
 #include "normc/Dialect/Norm/IR/NormOps.h"
 #include "normc/Dialect/Sched/IR/SchedOps.h"
@@ -191,7 +192,8 @@ void SpecLowering::buildFinishKernel(sched::KernelOp kernel) {
   MLIRContext *ctx = b.getContext();
   b.setInsertionPointAfter(kernel);
   auto finish = sched::KernelOp::create(
-      b, kernel.getLoc(), b.getStringAttr(kernel.getSymName() + "_finish"),
+      b, kernel.getLoc(),
+      b.getStringAttr(kernel.getSymName() + normc::kFinishSuffix),
       kernel.getColsAttr(), kernel.getAccumulateAttr(),
       sched::ScheduleAttr::get(ctx, normc::Schedule::forPartialSums()));
   finish.setLaunchOrder(kernel.getLaunchOrder() + 1);

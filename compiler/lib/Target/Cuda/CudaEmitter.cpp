@@ -611,7 +611,7 @@ void KernelEmitter::emitCpuEntry() {
   os << "#ifdef NORMC_CPU\n";
   os << "extern \"C\" void normc_cpu_entry_" << info.name
      << "(void **args) {\n";
-  os << "  " << info.name << "(";
+  os << "  NORMC_CPU_KERNEL(" << info.name << ")(";
   unsigned index = 0;
   llvm::interleave(
       info.params, os,

@@ -176,8 +176,15 @@ static constexpr int warpSize = static_cast<int>(::normc::cpu::kWarpSize);
 //===----------------------------------------------------------------------===//
 
 /// A kernel is a plain function, run once per CUDA thread (fiber) by the
-/// normc_cpu_entry_<name> trampoline of the emitted file.
-#define NORMC_KERNEL(threads, name) extern "C" void name
+/// normc_cpu_entry_<name> trampoline of the emitted file, which calls it as
+/// NORMC_CPU_KERNEL(name). Pasting a reserved prefix (an argument of ## is
+/// not macro-expanded) makes every kernel name safe here, even one that the
+/// C library or this header declares or defines as a macro: gamma, exit,
+/// NULL, std.
+/// (Both paste directly: passed on to another macro, the name would be
+/// expanded first.)
+#define NORMC_CPU_KERNEL(name) normc_cpu_kernel_##name
+#define NORMC_KERNEL(threads, name) static void normc_cpu_kernel_##name
 /// All threads of a block run the same declarations in the same order, so
 /// the executor hands each of them the same block-wide allocation.
 #define NORMC_STATIC_SHARED(T, name, count)                                    \

@@ -7,6 +7,7 @@
 // forward values are dropped, so the kernels read only what they use.
 //
 //===----------------------------------------------------------------------===//
+#include "normc/Abi/ReservedNames.h"
 #include "normc/Dialect/Norm/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -151,8 +152,9 @@ LogicalResult NormDeriveBackward::derive(SpecOp forward) {
 
   // Built next to the forward, which it replaces once it is complete.
   OpBuilder b(forward);
-  auto backward = SpecOp::create(b, forward.getLoc(),
-                                 (forward.getSymName() + "_backward").str());
+  auto backward =
+      SpecOp::create(b, forward.getLoc(),
+                     (forward.getSymName() + normc::kBackwardSuffix).str());
   b.setInsertionPointToStart(&backward.getBody().emplaceBlock());
   auto abandon = [&]() {
     backward.erase();
