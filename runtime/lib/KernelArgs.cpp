@@ -1,10 +1,22 @@
 //===- KernelArgs.cpp - Pack a kernel's arguments cuLaunchKernel-style ----===//
 #include "normc/Runtime/KernelArgs.h"
+#include "normc/Abi/Schedule.h"
 
 #include <cstring>
 #include <stdexcept>
 
 using namespace normc;
+
+std::string normc::shapeProblem(int64_t rows, int64_t d) {
+  std::string shape =
+      "invalid shape [" + std::to_string(rows) + ", " + std::to_string(d) + "]";
+  if (rows < 0)
+    return shape + ": rows must be at least 0";
+  if (d < 1 || d > kMaxCols)
+    return shape + ": d must be in [1, " + std::to_string(kMaxCols) +
+           "], the widest row a kernel is made for";
+  return "";
+}
 
 PackedArgs::PackedArgs(const KernelLaunchInfo &info, const KernelArgs &args)
     : slots(info.params.size()), pointers(info.params.size()) {
@@ -12,9 +24,9 @@ PackedArgs::PackedArgs(const KernelLaunchInfo &info, const KernelArgs &args)
     throw std::invalid_argument(
         "kernel '" + info.name + "' is specialized for d = " +
         std::to_string(*info.cols) + ", got d = " + std::to_string(args.cols));
-  if (args.rows < 0 || args.cols < 1 || args.cols > INT32_MAX)
-    throw std::invalid_argument("invalid shape [" + std::to_string(args.rows) +
-                                ", " + std::to_string(args.cols) + "]");
+  std::string problem = shapeProblem(args.rows, args.cols);
+  if (!problem.empty())
+    throw std::invalid_argument(problem);
   for (size_t i = 0; i < info.params.size(); ++i) {
     const KernelParam &param = info.params[i];
     uint64_t &slot = slots[i];

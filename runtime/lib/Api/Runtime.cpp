@@ -149,9 +149,9 @@ NormSignature Norm::signature() const {
 }
 
 static void checkShape(int64_t rows, int64_t d) {
-  if (d < 1 || rows < 0)
-    throw Error("invalid shape [" + std::to_string(rows) + ", " +
-                std::to_string(d) + "]");
+  std::string problem = shapeProblem(rows, d);
+  if (!problem.empty())
+    throw Error(problem);
 }
 
 /// Launches `kernel` on the buffers of `a`.

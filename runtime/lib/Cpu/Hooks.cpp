@@ -7,6 +7,8 @@
 
 #include "Hooks.h"
 
+#include <cstdio>
+
 #include "BlockRunner.h"
 #include "Diagnostics.h"
 
@@ -46,10 +48,21 @@ void trap(Site site) {
   t.runner->fail(t, "called __trap() at " + formatSite(site));
 }
 
+void misaligned(const void *address, std::size_t bytes, Site site) {
+  FiberThread &t = self();
+  char where[32];
+  std::snprintf(where, sizeof(where), "%p", address);
+  t.runner->fail(t, "made a misaligned " + std::to_string(bytes) +
+                        "-byte vector access at " + where + " at " +
+                        formatSite(site) +
+                        " (a CUDA GPU faults: misaligned address)");
+}
+
 } // namespace
 
 const Hooks &normc::cpu::executorHooks() {
   static constexpr Hooks hooks{current,      syncThreads,   warpOp,
-                               staticShared, dynamicShared, trap};
+                               staticShared, dynamicShared, trap,
+                               misaligned};
   return hooks;
 }

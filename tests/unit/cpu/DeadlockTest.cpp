@@ -123,6 +123,17 @@ TEST(DeadlockTest, ShuffleWidthNotAPowerOfTwo) {
   EXPECT_TRUE(contains(error, "width 12"));
 }
 
+TEST(DeadlockTest, MisalignedVectorAccessFailsTheLaunch) {
+  // What a GPU faults on: the support library checks each vector access.
+  std::string error =
+      launchK("  if (tid == 5) NORMC_VECTOR_ACCESS(out + 1, 16);\n"
+              "  NORMC_VECTOR_ACCESS(out + 4 * (tid / 4), 16);\n",
+              64);
+  EXPECT_TRUE(contains(error, "thread 5 (warp 0, lane 5) made a misaligned "
+                              "16-byte vector access at "));
+  EXPECT_TRUE(contains(error, "(a CUDA GPU faults: misaligned address)"));
+}
+
 TEST(DeadlockTest, TrapFailsTheLaunch) {
   std::string error =
       launchK("  if (blockIdx.x == 1 && tid == 7) __trap();\n", 64, 3);

@@ -81,8 +81,12 @@ struct ScheduleProblem {
 
 /// The largest register-kept row slice a thread may hold, in vectors.
 constexpr int64_t kMaxRegisterVectors = 32;
-/// The widest row a kernel may be specialized for.
+/// The widest row a kernel may be specialized for or launched with.
 constexpr int64_t kMaxCols = int64_t(1) << 24;
+// Emitted loops count features in int and step by at most a row's threads
+// times a vector (1024 x 16): that never overflows below kMaxCols.
+static_assert(kMaxCols + 1024 * 16 < INT32_MAX,
+              "a feature index of the widest row must fit in an int");
 /// The most shared memory a block can have (227 KiB, sm_90's opt-in limit);
 /// the runtime checks the device's own limit at launch.
 constexpr int64_t kMaxSharedBytes = 227 * 1024;

@@ -18,6 +18,8 @@ static const char kSupport[] = R"cuda(
   extern "C" __global__ void __launch_bounds__(threads, 1) name
 #define NORMC_STATIC_SHARED(T, name, count) __shared__ __align__(16) T name[count]
 #define NORMC_DYNAMIC_SHARED(name) extern __shared__ __align__(16) unsigned char name[]
+// The GPU faults on a misaligned vector access by itself.
+#define NORMC_VECTOR_ACCESS(address, bytes) ((void)0)
 #endif
 
 #ifndef NORMC_SUPPORT_LIBRARY
@@ -104,6 +106,8 @@ __device__ __forceinline__ void normc_load(T *dst, const T *src, int c,
                                            int limit, bool vec) {
   typedef typename normc_vec<N * sizeof(T)>::type V;
   if (vec && c + N <= limit) {
+    NORMC_VECTOR_ACCESS(src + c, sizeof(V));
+    NORMC_VECTOR_ACCESS(dst, sizeof(V));
     *reinterpret_cast<V *>(dst) = *reinterpret_cast<const V *>(src + c);
   } else {
 #pragma unroll
@@ -117,6 +121,8 @@ __device__ __forceinline__ void normc_store(T *dst, const T *src, int c,
                                             int limit, bool vec) {
   typedef typename normc_vec<N * sizeof(T)>::type V;
   if (vec && c + N <= limit) {
+    NORMC_VECTOR_ACCESS(dst + c, sizeof(V));
+    NORMC_VECTOR_ACCESS(src, sizeof(V));
     *reinterpret_cast<V *>(dst + c) = *reinterpret_cast<const V *>(src);
   } else {
 #pragma unroll

@@ -19,7 +19,7 @@ namespace normc {
 namespace cpu {
 
 /// Bumped whenever Hooks or ThreadCtx change layout or meaning.
-constexpr int kAbiVersion = 1;
+constexpr int kAbiVersion = 2;
 
 /// Lanes per warp, as on every NVIDIA GPU.
 constexpr unsigned kWarpSize = 32;
@@ -58,6 +58,10 @@ struct Hooks {
   void *(*staticShared)(std::size_t bytes, std::size_t align, Site site);
   void *(*dynamicShared)();
   void (*trap)(Site site);
+  /// A vector access of `bytes` bytes at `address`, which is not a multiple
+  /// of `bytes`: a CUDA GPU faults ("misaligned address"), so the launch
+  /// fails here too.
+  void (*misaligned)(const void *address, std::size_t bytes, Site site);
 };
 
 } // namespace cpu

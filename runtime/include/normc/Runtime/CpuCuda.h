@@ -170,6 +170,13 @@ static constexpr int warpSize = static_cast<int>(::normc::cpu::kWarpSize);
 #define __any_sync(...) (NORMC_CPU_WARP.any(__VA_ARGS__))
 #define __all_sync(...) (NORMC_CPU_WARP.all(__VA_ARGS__))
 #define __trap() (::normc::cpu::detail::gHooks->trap(NORMC_CPU_SITE))
+/// The support library's vector loads and stores check their addresses
+/// here, as the GPU's memory system does.
+#define NORMC_VECTOR_ACCESS(address, bytes)                                    \
+  (reinterpret_cast<unsigned long long>(address) % (bytes) == 0                \
+       ? (void)0                                                               \
+       : ::normc::cpu::detail::gHooks->misaligned((address), (bytes),          \
+                                                  NORMC_CPU_SITE))
 
 //===----------------------------------------------------------------------===//
 // The emitter's portability layer

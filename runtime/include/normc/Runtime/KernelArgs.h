@@ -22,6 +22,10 @@ struct KernelArgs {
   std::map<std::string, int64_t> strides;
 };
 
+/// Why no kernel takes `rows` x `d` (negative rows, d outside
+/// [1, kMaxCols]), or "" when one does.
+std::string shapeProblem(int64_t rows, int64_t d);
+
 /// Argument values in parameter order and `void **` pointing at them, as
 /// cuLaunchKernel and the CPU device take them.
 class PackedArgs {
