@@ -130,6 +130,14 @@ std::string normc::checkEmittedName(std::string_view name, EmittedName kind) {
     return "is reserved (names starting with __, _X, normc_ or NORMC_)";
   if (kind == EmittedName::Kernel)
     return "";
+  // Macros are upper case, bar a few of the C library's (which CpuCuda.h
+  // undefines): a lower-case parameter cannot be expanded away.
+  if (!std::all_of(name.begin(), name.end(), [](char ch) {
+        return std::islower(static_cast<unsigned char>(ch)) ||
+               std::isdigit(static_cast<unsigned char>(ch)) || ch == '_';
+      }))
+    return "must be lower case ([a-z0-9_]), as the buffers the runtime binds "
+           "are";
   for (const char *word : kLocals)
     if (name == word)
       return "is a local of every emitted kernel";

@@ -102,6 +102,13 @@ sched.kernel @local_names accumulate(f32) {
 
 // -----
 
+sched.kernel @macro_names accumulate(f32) {
+  // expected-error @+1 {{name 'EOF' must be lower case ([a-z0-9_]), as the buffers the runtime binds are}}
+  %x = sched.buffer "EOF" : !sched.rows<f32>
+}
+
+// -----
+
 sched.kernel @generated_names accumulate(f32) {
   // expected-error @+1 {{name 'c12' has the form of a name the emitter generates}}
   %x = sched.buffer "c12" : !sched.rows<f32>

@@ -125,6 +125,22 @@ TEST_F(HeaderNames, AcceptedNamesCompileOnTheCpuDevice) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(ParameterNames, NoMacroOfTheCpuDeviceCanExpandOne) {
+  // Parameters are lower case; CpuCuda.h undefines the C library's few
+  // lower-case object-like macros (a parameter's derived locals, NAME_row,
+  // ..., are lower case too).
+  std::set<std::string> macros =
+      cpuObjectMacros(NORMC_CPU_HEADER_DIR, NORMC_CPU_CUDA_INCLUDE_DIR);
+  EXPECT_GT(macros.size(), 1000u); // the enumeration works
+  for (const std::string &name : macros)
+    EXPECT_FALSE(checkEmittedName(name, EmittedName::Parameter).empty())
+        << name << " is a macro on the CPU device";
+  EXPECT_EQ(checkEmittedName("dgamma_partials", EmittedName::Parameter), "");
+  EXPECT_EQ(checkEmittedName("Gamma", EmittedName::Parameter),
+            "must be lower case ([a-z0-9_]), as the buffers the runtime binds "
+            "are");
+}
+
 TEST(KernelSymbols, AreTheOnesTheSpecReaderChecks) {
   // The spec reader checks kernelSymbolsOf(name); the compiler must not
   // name a kernel anything else.

@@ -58,31 +58,52 @@ normc::test::cudaHeaderIdentifiers(const std::string &includeDir) {
   return ids;
 }
 
+/// CpuCuda.h as the CPU device compiles it, preprocessed (`-E`) or as the
+/// macros it leaves defined (`-E -dM`).
+static std::string preprocessCpuHeader(const std::string &cpuHeaderDir,
+                                       const std::string &cudaIncludeDir,
+                                       bool macros) {
+  std::vector<std::string> argv = {"c++",
+                                   "-std=c++17",
+                                   "-DNORMC_CPU",
+                                   "-include",
+                                   cpuHeaderDir + "/CpuCuda.h",
+                                   "-I" + cudaIncludeDir,
+                                   "-E"};
+  if (macros)
+    argv.push_back("-dM");
+  argv.insert(argv.end(), {"-x", "c++", "/dev/null"});
+  normc::cpu::ProcessResult result = normc::cpu::runProcess(argv);
+  if (!result.started || result.exitStatus != 0)
+    throw std::runtime_error("cannot preprocess CpuCuda.h: " + result.output);
+  return result.output;
+}
+
 std::set<std::string>
 normc::test::cpuHeaderIdentifiers(const std::string &cpuHeaderDir,
                                   const std::string &cudaIncludeDir) {
   std::set<std::string> ids;
-  for (const char *mode : {"-E", "-dM"}) {
-    std::vector<std::string> argv = {"c++",
-                                     "-std=c++17",
-                                     "-DNORMC_CPU",
-                                     "-include",
-                                     cpuHeaderDir + "/CpuCuda.h",
-                                     "-I" + cudaIncludeDir,
-                                     "-E"};
-    if (std::string(mode) == "-dM")
-      argv.push_back("-dM");
-    argv.insert(argv.end(), {"-x", "c++", "/dev/null"});
-    cpu::ProcessResult result = cpu::runProcess(argv);
-    if (!result.started || result.exitStatus != 0)
-      throw std::runtime_error("cannot preprocess CpuCuda.h: " + result.output);
+  for (bool macros : {false, true}) {
     // Line markers (# 1 "file") name files, not declarations.
     std::string text = std::regex_replace(
-        result.output,
+        preprocessCpuHeader(cpuHeaderDir, cudaIncludeDir, macros),
         std::regex("^# [0-9]+ \"[^\"]*\".*$", std::regex::multiline), "");
     ids.merge(identifiersIn(text));
   }
   return ids;
+}
+
+std::set<std::string>
+normc::test::cpuObjectMacros(const std::string &cpuHeaderDir,
+                             const std::string &cudaIncludeDir) {
+  std::set<std::string> names;
+  std::string text = preprocessCpuHeader(cpuHeaderDir, cudaIncludeDir, true);
+  std::regex objectLike("^#define ([A-Za-z_][A-Za-z0-9_]*)(?: |$)",
+                        std::regex::multiline);
+  for (std::sregex_iterator m(text.begin(), text.end(), objectLike), e; m != e;
+       ++m)
+    names.insert((*m)[1]);
+  return names;
 }
 
 std::set<std::string> normc::test::headerIdentifiers() {

@@ -31,7 +31,12 @@ std::set<std::string> cudaHeaderIdentifiers(const std::string &includeDir);
 std::set<std::string> cpuHeaderIdentifiers(const std::string &cpuHeaderDir,
                                            const std::string &cudaIncludeDir);
 
-/// Both of the above: what the probes try.
+/// The object-like macros CpuCuda.h leaves defined, by name.
+std::set<std::string> cpuObjectMacros(const std::string &cpuHeaderDir,
+                                      const std::string &cudaIncludeDir);
+
+/// The identifiers of the CUDA headers and the CPU device's: what the
+/// probes try.
 std::set<std::string> headerIdentifiers();
 
 /// Real emitted modules (several specs, forward and backward, d fixed and at

@@ -43,7 +43,8 @@ bool isCudaDeclared(std::string_view name);
 bool isSortedCudaDeclared();
 
 /// Why `name` cannot be used as `kind` in emitted CUDA, or empty when it
-/// can. Parameters also may not shadow the locals the emitter makes.
+/// can. Parameters also must be lower case (no macro can expand them) and
+/// may not shadow the locals the emitter makes.
 std::string checkEmittedName(std::string_view name, EmittedName kind);
 
 } // namespace normc

@@ -290,4 +290,9 @@ inline unsigned long long atomicAdd(unsigned long long *address,
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
+// The C library's lower-case object-like macros would expand inside a
+// kernel parameter's name (parameters are lower case, ReservedNames.h);
+// kernels need none. tests/unit/names checks that none is left.
+#undef math_errhandling
+
 #endif // NORMC_RUNTIME_CPUCUDA_H
