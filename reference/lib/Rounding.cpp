@@ -60,11 +60,10 @@ double roundMagnitude(uint64_t bits, const Format &f) {
   return std::ldexp(static_cast<double>(kept), quantumExponent);
 }
 
-} // namespace
-
-double roundTo(dsl::DType type, double v) {
-  if (type == dsl::DType::F64 || !std::isfinite(v) || v == 0)
-    return v;
+/// Rounds a finite, nonzero v to `f`; a magnitude above `maxFinite` becomes
+/// `overflow`.
+double roundFinite(double v, const Format &f, double maxFinite,
+                   double overflow) {
   uint64_t bits;
   std::memcpy(&bits, &v, sizeof bits);
   bool negative = bits >> 63;
@@ -72,14 +71,59 @@ double roundTo(dsl::DType type, double v) {
   // Subnormal doubles (biased exponent 0) lie far below half the smallest
   // subnormal of every target and round to zero.
   if (((bits >> 52) & 0x7ff) != 0) {
-    Format f = formatOf(type);
     magnitude = roundMagnitude(bits, f);
-    double maxFinite =
-        std::ldexp(2.0 - std::ldexp(1.0, -f.fractionBits), f.maxExponent);
     if (magnitude > maxFinite)
-      magnitude = INFINITY;
+      magnitude = overflow;
   }
   return negative ? -magnitude : magnitude;
+}
+
+double largestOf(const Format &f) {
+  return std::ldexp(2.0 - std::ldexp(1.0, -f.fractionBits), f.maxExponent);
+}
+
+Format formatOf(Fp8 format) {
+  return format == Fp8::E4M3 ? Format{3, -6, 8} : Format{2, -14, 15};
+}
+
+} // namespace
+
+double roundTo(dsl::DType type, double v) {
+  if (type == dsl::DType::F64 || !std::isfinite(v) || v == 0)
+    return v;
+  Format f = formatOf(type);
+  return roundFinite(v, f, largestOf(f), INFINITY);
+}
+
+double fp8Max(Fp8 format) {
+  // E4M3FN spends its top code (exponent and fraction all ones) on NaN, so
+  // its largest value is one quantum below the IEEE-style largest.
+  Format f = formatOf(format);
+  return format == Fp8::E4M3
+             ? largestOf(f) - std::ldexp(1.0, f.maxExponent - f.fractionBits)
+             : largestOf(f);
+}
+
+double roundToFp8(Fp8 format, double v) {
+  if (std::isnan(v) || v == 0)
+    return v;
+  double max = fp8Max(format);
+  if (std::isinf(v))
+    return v > 0 ? max : -max;
+  return roundFinite(v, formatOf(format), max, max);
+}
+
+bool fp8Accepts(Fp8 format, double q, double scaled) {
+  double nearest = roundToFp8(format, scaled);
+  if (std::isnan(nearest) || std::isnan(q))
+    return std::isnan(nearest) && std::isnan(q);
+  if (q == nearest)
+    return true;
+  // The other neighbour of a midpoint: 2^-12 is far below half a quantum
+  // (2^-5 relatively at least), so q near enough is adjacent to `nearest`.
+  double midpoint = (q + nearest) / 2;
+  return roundToFp8(format, q) == q &&
+         std::fabs(scaled - midpoint) <= std::ldexp(std::fabs(midpoint), -12);
 }
 
 } // namespace normc::reference

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CpuTestUtil.h"
+#include "normc/Reference/Reference.h"
 
 #include <algorithm>
 #include <cmath>
@@ -132,6 +133,92 @@ TEST(ConversionTest, Bf16AndHalfRoundToNearestEven) {
                           : halfValue(half[i]);
     ASSERT_EQ(static_cast<double>(back[2 * i + 1]), halfBack)
         << std::hexfloat << value;
+  }
+}
+
+const char *kConvertFp8 = R"(
+#include <cuda_fp8.h>
+NORMC_KERNEL(128, convert_fp8)(const float *__restrict__ in,
+                               float *__restrict__ e4m3,
+                               float *__restrict__ e5m2, long long n) {
+  long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  // What an fp8 output will store: saturating, to nearest even; read back
+  // exactly through half.
+  __half_raw a = __nv_cvt_fp8_to_halfraw(
+      __nv_cvt_float_to_fp8(in[i], __NV_SATFINITE, __NV_E4M3), __NV_E4M3);
+  __half_raw b = __nv_cvt_fp8_to_halfraw(
+      __nv_cvt_float_to_fp8(in[i], __NV_SATFINITE, __NV_E5M2), __NV_E5M2);
+  e4m3[i] = __half2float(__half(a));
+  e5m2[i] = __half2float(__half(b));
+}
+#ifdef NORMC_CPU
+extern "C" void normc_cpu_entry_convert_fp8(void **args) {
+  NORMC_CPU_KERNEL(convert_fp8)(
+      *reinterpret_cast<const float *const *>(args[0]),
+      *reinterpret_cast<float *const *>(args[1]),
+      *reinterpret_cast<float *const *>(args[2]),
+      *reinterpret_cast<const long long *>(args[3]));
+}
+#endif
+)";
+
+TEST(ConversionTest, Fp8RoundsLikeTheReference) {
+  // The toolkit's host conversions (what the CPU device will run for fp8
+  // outputs) against the reference's rounding: every value of each format,
+  // the midpoints between neighbours and just beside them, values beyond
+  // the largest, specials, and random floats over the whole range.
+  using normc::reference::Fp8;
+  std::vector<float> in = {0.0f, -0.0f, INFINITY, -INFINITY,
+                           NAN,  1e30f, -1e30f,   1e-30f};
+  for (Fp8 format : {Fp8::E4M3, Fp8::E5M2}) {
+    double max = normc::reference::fp8Max(format);
+    // Every value is m * 2^e with m < 16 (a significand of at most 4 bits).
+    std::vector<double> values;
+    for (int e = -20; e <= 16; ++e)
+      for (int m = 0; m < 16; ++m) {
+        double v = std::ldexp(m, e);
+        if (v <= max && normc::reference::roundToFp8(format, v) == v)
+          values.push_back(v);
+      }
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    EXPECT_EQ(values.size(), format == Fp8::E4M3 ? 127u : 124u);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      std::vector<double> points = {values[i]};
+      if (i + 1 < values.size())
+        points.push_back((values[i] + values[i + 1]) / 2);
+      for (double m : points)
+        for (float f : {float(m), std::nextafter(float(m), 0.0f),
+                        std::nextafter(float(m), INFINITY)})
+          in.insert(in.end(), {f, -f});
+    }
+    in.insert(in.end(), {float(max * 1.0625), float(max * 1.2)});
+  }
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> exponent(-20, 18);
+  for (int i = 0; i < 20000; ++i)
+    in.push_back(std::exp2(exponent(rng)) * (i % 2 ? 1 : -1));
+
+  CpuKernel kernel = compileKernel(kConvertFp8, "convert_fp8");
+  long long n = static_cast<long long>(in.size());
+  std::vector<float> e4m3(in.size()), e5m2(in.size());
+  const float *inPtr = in.data();
+  float *e4m3Ptr = e4m3.data(), *e5m2Ptr = e5m2.data();
+  void *args[] = {&inPtr, &e4m3Ptr, &e5m2Ptr, &n};
+  launch(kernel, Dim3{static_cast<unsigned>((n + 127) / 128)}, Dim3{128}, 0,
+         args, withOrder(LaneOrder::Forward, 2));
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    double e4 = normc::reference::roundToFp8(Fp8::E4M3, in[i]);
+    double e5 = normc::reference::roundToFp8(Fp8::E5M2, in[i]);
+    if (std::isnan(in[i])) {
+      EXPECT_TRUE(std::isnan(e4m3[i]) && std::isnan(e5m2[i]));
+      continue;
+    }
+    ASSERT_EQ(double(e4m3[i]), e4) << std::hexfloat << in[i];
+    ASSERT_EQ(double(e5m2[i]), e5) << std::hexfloat << in[i];
+    ASSERT_EQ(std::signbit(e4m3[i]), std::signbit(e4)) << in[i];
   }
 }
 

@@ -71,6 +71,23 @@ double errorFraction(double y, double ref, dsl::DType type,
 /// subnormals or signed zero, NaN stays NaN. F64 is the identity.
 double roundTo(dsl::DType type, double v);
 
+/// The fp8 formats of contract section 7: OCP E4M3FN (no infinity, largest
+/// finite 448) and E5M2 (largest finite 57344).
+enum class Fp8 { E4M3, E5M2 };
+
+/// The largest finite value of `format`.
+double fp8Max(Fp8 format);
+
+/// Rounds v to the nearest value of `format`, ties to even, saturating to
+/// +-fp8Max (infinities too); tiny values become subnormals or signed zero;
+/// NaN stays NaN.
+double roundToFp8(Fp8 format, double v);
+
+/// Whether contract section 7 accepts q for `scaled` = y_ref / s: q is
+/// roundToFp8(scaled), or `scaled` lies within 2^-12 (relatively) of the
+/// midpoint between q and that value.
+bool fp8Accepts(Fp8 format, double q, double scaled);
+
 } // namespace normc::reference
 
 #endif // NORMC_REFERENCE_REFERENCE_H
