@@ -9,6 +9,7 @@
 
 #ifdef NORMC_HAVE_COMPILER
 #include "normc/Abi/Version.h"
+#include "normc/CompilerSourceHash.h"
 #include "normc/Frontend/SpecCompiler.h"
 
 #include <cstdlib>
@@ -44,6 +45,7 @@ public:
                           .add("d", std::to_string(d))
                           .add("schedule", schedule.str())
                           .add("normc", kVersion)
+                          .add("compiler", kCompilerSourceHash)
                           .hex();
     // An entry: the number of kernels, one launch-facts line each, then
     // the source.
