@@ -6,8 +6,10 @@
 //===----------------------------------------------------------------------===//
 #include "Tuner.h"
 #include "normc/Abi/Schedule.h"
+#include "normc/Abi/Version.h"
 #include "normc/Reference/Reference.h"
 #include "normc/Runtime/CudaDriver.h"
+#include "normc/Runtime/DiskCache.h"
 #include "normc/Runtime/HostData.h"
 #include "normc/normc.h"
 
@@ -191,6 +193,40 @@ TEST_F(RuntimeApi, CorruptCacheEntriesAreRebuilt) {
   Norm norm = Runtime(cpu()).loadSpecString(kRmsNorm);
   EXPECT_LE(runAndCheck(norm, 3, 64), 1.0);
   EXPECT_EQ(entries("source"), 1u); // written again, whole
+}
+
+TEST_F(RuntimeApi, EmittedSourcesOfAnotherCompilerBuildAreNotReused) {
+  // An entry stored under what the key was before it covered the
+  // compiler's sources (spec, program, d, schedule, version): a compiler
+  // rebuilt from other sources under the same version must not load it.
+  std::string schedule = Runtime(cpu()).loadSpecString(kRmsNorm).prepare(64, 4);
+  std::string stem;
+  for (auto &e : fs::recursive_directory_iterator(cacheDir + "/source"))
+    if (e.is_regular_file() && e.path().extension() == ".bin")
+      stem = e.path().stem().string();
+  ASSERT_EQ(stem.size(), 64u);
+  std::optional<std::string> honest =
+      cache::DiskCache(cacheDir, "source").get(stem);
+  ASSERT_TRUE(honest);
+  // The same launch facts, and a source no compiler accepts.
+  size_t facts = honest->find('\n', honest->find('\n') + 1);
+  ASSERT_NE(facts, std::string::npos);
+  std::string stale = honest->substr(0, facts + 1) + "#error stale source\n";
+  fs::remove_all(cacheDir);
+  fs::create_directories(cacheDir);
+  fs::permissions(cacheDir, fs::perms::owner_all);
+  Runtime runtime(cpu());
+  Norm norm = runtime.loadSpecString(kRmsNorm);
+  std::string oldKey = cache::KeyBuilder()
+                           .add("spec", norm.signature().canonical)
+                           .add("program", "forward")
+                           .add("d", "64")
+                           .add("schedule", schedule)
+                           .add("normc", kVersion)
+                           .hex();
+  ASSERT_TRUE(cache::DiskCache(cacheDir, "source").put(oldKey, stale));
+  EXPECT_LE(runAndCheck(norm, 3, 64), 1.0);
+  EXPECT_EQ(entries("source"), 2u); // its own entry beside the stale one
 }
 
 TEST_F(RuntimeApi, TuningIsStoredAndReusedByLaterRuntimes) {
