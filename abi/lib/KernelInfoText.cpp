@@ -20,6 +20,8 @@ const char *kindName(KernelParam::Kind kind) {
     return "partials";
   case KernelParam::Kind::Stats:
     return "stats";
+  case KernelParam::Kind::Scalar:
+    return "scalar";
   case KernelParam::Kind::RowCount:
     return "rowcount";
   case KernelParam::Kind::Cols:
@@ -31,7 +33,7 @@ const char *kindName(KernelParam::Kind kind) {
 std::optional<KernelParam::Kind> kindFrom(const std::string &name) {
   using Kind = KernelParam::Kind;
   for (Kind k : {Kind::Rows, Kind::RowStride, Kind::Features, Kind::Stats,
-                 Kind::Partials, Kind::RowCount, Kind::Cols})
+                 Kind::Partials, Kind::Scalar, Kind::RowCount, Kind::Cols})
     if (name == kindName(k))
       return k;
   return std::nullopt;

@@ -59,7 +59,10 @@ normc::rowBytesPerElement(const std::vector<KernelLaunchInfo> &sequence) {
       if (p.kind == KernelParam::Kind::Rows &&
           std::find(seen.begin(), seen.end(), p.name) == seen.end()) {
         seen.push_back(p.name);
-        bytes += p.elementType == "f32" ? 4 : p.elementType == "f64" ? 8 : 2;
+        bytes += p.elementType == "f32"              ? 4
+                 : p.elementType == "f64"            ? 8
+                 : p.elementType.rfind("f8", 0) == 0 ? 1
+                                                     : 2;
       }
   return bytes;
 }

@@ -22,8 +22,26 @@ std::string_view toString(DType t) {
     return "f16";
   case DType::BF16:
     return "bf16";
+  case DType::F8E4M3:
+    return "f8e4m3";
+  case DType::F8E5M2:
+    return "f8e5m2";
   }
   return "f32";
+}
+
+bool isFp8(DType t) { return t == DType::F8E4M3 || t == DType::F8E5M2; }
+
+std::string_view toString(QuantizeScale s) {
+  switch (s) {
+  case QuantizeScale::Row:
+    return "row";
+  case QuantizeScale::Block:
+    return "block";
+  case QuantizeScale::Static:
+    return "static";
+  }
+  return "row";
 }
 
 std::string_view toString(Variance v) {
@@ -47,7 +65,8 @@ std::string_view toString(NormalizedRounding r) {
 }
 
 std::optional<DType> parseDType(std::string_view s) {
-  for (DType t : {DType::F32, DType::F64, DType::F16, DType::BF16})
+  for (DType t : {DType::F32, DType::F64, DType::F16, DType::BF16,
+                  DType::F8E4M3, DType::F8E5M2})
     if (toString(t) == s)
       return t;
   return std::nullopt;
@@ -87,6 +106,10 @@ double largestFinite(DType t) {
     return 65504;
   case DType::BF16:
     return std::ldexp(2.0 - std::ldexp(1.0, -7), 127);
+  case DType::F8E4M3:
+    return 448;
+  case DType::F8E5M2:
+    return 57344;
   }
   return 0;
 }
@@ -101,6 +124,10 @@ double smallestSubnormal(DType t) {
     return std::ldexp(1.0, -24);
   case DType::BF16:
     return std::ldexp(1.0, -133);
+  case DType::F8E4M3:
+    return std::ldexp(1.0, -9);
+  case DType::F8E5M2:
+    return std::ldexp(1.0, -16);
   }
   return 0;
 }
@@ -114,6 +141,9 @@ unsigned byteWidth(DType t) {
   case DType::F16:
   case DType::BF16:
     return 2;
+  case DType::F8E4M3:
+  case DType::F8E5M2:
+    return 1;
   }
   return 4;
 }
@@ -203,6 +233,13 @@ std::string Spec::canonical() const {
   out += "\n[fusion]\n";
   line("residual_add", tomlBool(residualAdd.value));
   line("save_stats", tomlBool(saveStats.value));
+  // Only quantized specs have the table, so the others keep their text.
+  if (quantized()) {
+    out += "\n[quantize]\n";
+    line("scale", str(quantizeScale.value));
+    if (quantizeScale.value == QuantizeScale::Block)
+      line("block", std::to_string(static_cast<int64_t>(quantizeBlock.value)));
+  }
   return out;
 }
 

@@ -63,6 +63,25 @@ void checkSpec(const Spec &spec, std::vector<Diagnostic> &diags) {
           "'normalized' can be \"params\" only with a gain or a bias (there "
           "are no params to round to)");
 
+  // Contract section 7: [quantize] belongs to an fp8 output.
+  const bool fp8 = spec.quantized();
+  for (const SourceLoc *written :
+       {&spec.quantizeScale.loc, &spec.quantizeBlock.loc})
+    if (!fp8 && written->line != 0)
+      error(*written, "[quantize] needs an fp8 output (dtypes.output = "
+                      "\"f8e4m3\" or \"f8e5m2\"), but the output is \"" +
+                          std::string(toString(spec.output.value)) + "\"");
+  if (fp8 && spec.quantizeBlock.loc.line != 0 &&
+      spec.quantizeScale.value != QuantizeScale::Block)
+    error(spec.quantizeBlock.loc,
+          "'block' applies only with scale = "
+          "\"block\", but the scale is \"" +
+              std::string(toString(spec.quantizeScale.value)) + "\"");
+  if (fp8 && spec.quantizeScale.value == QuantizeScale::Block)
+    error(spec.quantizeScale.loc,
+          "scale = \"block\" is not supported by this build of normc yet; "
+          "use \"row\" or \"static\"");
+
   switch (spec.accumulate.value) {
   case DType::F16:
     diags.push_back({Severity::Warning, spec.accumulate.loc,
@@ -74,8 +93,7 @@ void checkSpec(const Spec &spec, std::vector<Diagnostic> &diags) {
                      "accumulating in bf16 loses precision; \"f32\" is "
                      "recommended"});
     break;
-  case DType::F32:
-  case DType::F64:
+  default:
     break;
   }
 }

@@ -13,6 +13,12 @@ namespace normc::dsl::detail {
 static bool isFraction(double v) { return v > 0 && v <= 1; }
 static bool isEpsilon(double v) { return std::isfinite(v) && v >= 0; }
 static bool isFinite(double v) { return std::isfinite(v); }
+static bool isQuantizeBlock(double v) {
+  for (double block = 16; block <= 1024; block *= 2)
+    if (v == block)
+      return true;
+  return false;
+}
 
 const std::vector<TableSchema> &specTables() {
   static const std::vector<DType> storage = {DType::F32, DType::F16,
@@ -43,14 +49,24 @@ const std::vector<TableSchema> &specTables() {
                                       NormalizedRounding::Params}}}}},
       {"dtypes",
        {{"input", EnumKey<DType>{&Spec::input, storage}},
-        {"output", EnumKey<DType>{&Spec::output, storage}},
+        {"output", EnumKey<DType>{&Spec::output,
+                                  {DType::F32, DType::F16, DType::BF16,
+                                   DType::F8E4M3, DType::F8E5M2}}},
         {"params", EnumKey<DType>{&Spec::params, storage}},
         {"accumulate",
          EnumKey<DType>{&Spec::accumulate,
                         {DType::F32, DType::F64, DType::F16, DType::BF16}}}}},
       {"fusion",
        {{"residual_add", &Spec::residualAdd},
-        {"save_stats", &Spec::saveStats}}}};
+        {"save_stats", &Spec::saveStats}}},
+      {"quantize",
+       {{"scale",
+         EnumKey<QuantizeScale>{&Spec::quantizeScale,
+                                {QuantizeScale::Row, QuantizeScale::Block,
+                                 QuantizeScale::Static}}},
+        {"block",
+         NumberKey{&Spec::quantizeBlock, "a power of two in [16, 1024]",
+                   isQuantizeBlock}}}}};
   return tables;
 }
 

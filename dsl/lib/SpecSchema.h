@@ -32,9 +32,10 @@ template <typename E> struct EnumKey {
   std::vector<E> allowed;
 };
 
-using KeyKind = std::variant<BoolKey, NumberKey, EnumKey<Variance>,
-                             EnumKey<EpsilonPlacement>,
-                             EnumKey<NormalizedRounding>, EnumKey<DType>>;
+using KeyKind =
+    std::variant<BoolKey, NumberKey, EnumKey<Variance>,
+                 EnumKey<EpsilonPlacement>, EnumKey<NormalizedRounding>,
+                 EnumKey<DType>, EnumKey<QuantizeScale>>;
 
 struct KeySchema {
   std::string_view name;

@@ -148,4 +148,28 @@ Outputs evaluate(const dsl::Spec &spec, const Inputs &in) {
   return out;
 }
 
+Quantization quantization(const dsl::Spec &spec, const Outputs &out,
+                          int64_t rows, int64_t d, double staticScale) {
+  const std::optional<Fp8> format = fp8Of(spec.output.value);
+  if (!format)
+    throw std::invalid_argument("quantization: the output is not fp8");
+  if (out.y.size() != static_cast<size_t>(rows * d))
+    throw std::invalid_argument("quantization: y is not [rows, d]");
+  Quantization q;
+  for (int64_t row = 0; row < rows; ++row) {
+    double amax = 0;
+    for (int64_t i = 0; i < d; ++i) {
+      double m = std::fabs(out.y[row * d + i]);
+      if (m > amax) // false for NaN
+        amax = m;
+    }
+    q.amax.push_back(amax);
+    q.scale.push_back(spec.quantizeScale.value == dsl::QuantizeScale::Static
+                          ? staticScale
+                      : amax == 0 ? 1.0
+                                  : amax / fp8Max(*format));
+  }
+  return q;
+}
+
 } // namespace normc::reference

@@ -30,8 +30,7 @@ Format formatOf(dsl::DType type) {
     return {10, -14, 15};
   case dsl::DType::BF16:
     return {7, -126, 127};
-  case dsl::DType::F32:
-  case dsl::DType::F64:
+  default: // f32, f64; roundTo sends fp8 to roundToFp8
     break;
   }
   return {23, -126, 127};
@@ -88,7 +87,17 @@ Format formatOf(Fp8 format) {
 
 } // namespace
 
+std::optional<Fp8> fp8Of(dsl::DType type) {
+  if (type == dsl::DType::F8E4M3)
+    return Fp8::E4M3;
+  if (type == dsl::DType::F8E5M2)
+    return Fp8::E5M2;
+  return std::nullopt;
+}
+
 double roundTo(dsl::DType type, double v) {
+  if (std::optional<Fp8> fp8 = fp8Of(type))
+    return roundToFp8(*fp8, v);
   if (type == dsl::DType::F64 || !std::isfinite(v) || v == 0)
     return v;
   Format f = formatOf(type);

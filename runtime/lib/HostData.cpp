@@ -1,6 +1,6 @@
 //===- HostData.cpp - Element conversions between doubles and storage -----===//
 //
-// Uses the CUDA toolkit's own bf16/f16 conversions (host code when
+// Uses the CUDA toolkit's own bf16/f16/fp8 conversions (host code when
 // __CUDACC__ is not defined), so host and device round identically.
 //
 //===----------------------------------------------------------------------===//
@@ -8,6 +8,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include <cstring>
 #include <stdexcept>
@@ -16,7 +17,7 @@
 using namespace normc;
 
 namespace {
-enum class Kind { F32, F64, F16, BF16 };
+enum class Kind { F32, F64, F16, BF16, F8E4M3, F8E5M2 };
 
 Kind kindOf(std::string_view type) {
   if (type == "f32")
@@ -27,6 +28,10 @@ Kind kindOf(std::string_view type) {
     return Kind::F16;
   if (type == "bf16")
     return Kind::BF16;
+  if (type == "f8e4m3")
+    return Kind::F8E4M3;
+  if (type == "f8e5m2")
+    return Kind::F8E5M2;
   throw std::invalid_argument("unknown element type '" + std::string(type) +
                               "'");
 }
@@ -50,6 +55,9 @@ size_t host::elementBytes(std::string_view type) {
   case Kind::F16:
   case Kind::BF16:
     return 2;
+  case Kind::F8E4M3:
+  case Kind::F8E5M2:
+    return 1;
   }
   return 0;
 }
@@ -73,6 +81,12 @@ std::vector<unsigned char> host::encode(std::string_view type,
       break;
     case Kind::BF16:
       store(at, __double2bfloat16(values[i]));
+      break;
+    case Kind::F8E4M3:
+    case Kind::F8E5M2:
+      store(at, __nv_cvt_double_to_fp8(values[i], __NV_SATFINITE,
+                                       kind == Kind::F8E4M3 ? __NV_E4M3
+                                                            : __NV_E5M2));
       break;
     }
   }
@@ -99,6 +113,13 @@ std::vector<double> host::decode(std::string_view type, const void *data,
       break;
     case Kind::BF16:
       out[i] = __bfloat162float(load<__nv_bfloat16>(at));
+      break;
+    case Kind::F8E4M3:
+    case Kind::F8E5M2:
+      // Every fp8 value is an f16 value.
+      out[i] = __half2float(__half(__nv_cvt_fp8_to_halfraw(
+          load<__nv_fp8_storage_t>(at),
+          kind == Kind::F8E4M3 ? __NV_E4M3 : __NV_E5M2)));
       break;
     }
   }

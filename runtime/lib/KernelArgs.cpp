@@ -35,7 +35,8 @@ PackedArgs::PackedArgs(const KernelLaunchInfo &info, const KernelArgs &args)
     case KernelParam::Kind::Rows:
     case KernelParam::Kind::Features:
     case KernelParam::Kind::Stats:
-    case KernelParam::Kind::Partials: {
+    case KernelParam::Kind::Partials:
+    case KernelParam::Kind::Scalar: {
       auto it = args.buffers.find(param.name);
       bool missing = it == args.buffers.end() || !it->second;
       // With no rows, a row buffer holds nothing (and may be null, as

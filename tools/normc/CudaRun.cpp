@@ -107,11 +107,21 @@ RunOutputs normc::tool::runSpecOnCuda(const std::string &specPath,
     a.mean = static_cast<float *>(device.output(in.rows, dsl::DType::F32));
   if (spec.saveStats.value)
     a.rstd = static_cast<float *>(device.output(in.rows, dsl::DType::F32));
+  if (spec.quantized() &&
+      spec.quantizeScale.value == dsl::QuantizeScale::Static) {
+    a.staticScale = static_cast<const float *>(
+        device.upload(in.staticScale, 1, dsl::DType::F32));
+    a.amax = static_cast<float *>(device.output(in.rows, dsl::DType::F32));
+  } else if (spec.quantized()) {
+    a.scale = static_cast<float *>(device.output(in.rows, dsl::DType::F32));
+  }
   norm.forward(a);
   cuda::synchronize(0);
   out.y = back(a.y, cells, spec.output.value);
   out.residualOut = back(a.residualOut, cells, spec.input.value);
   out.mean = back(a.mean, in.rows, dsl::DType::F32);
   out.rstd = back(a.rstd, in.rows, dsl::DType::F32);
+  out.scale = back(a.scale, in.rows, dsl::DType::F32);
+  out.amax = back(a.amax, in.rows, dsl::DType::F32);
   return out;
 }

@@ -27,8 +27,8 @@ using namespace normc::tool;
 
 static const char kRunUsage[] =
     R"(usage: normc run SPEC.toml --x X.npy [--residual R.npy] [--gamma G.npy]
-                 [--beta B.npy] --out DIR [--device=auto|cpu|cuda]
-                 [--kernel FILE.mlir] [--check]
+                 [--beta B.npy] [--scale S.npy] --out DIR
+                 [--device=auto|cpu|cuda] [--kernel FILE.mlir] [--check]
        normc run SPEC.toml --backward --x X.npy [--residual R.npy]
                  [--gamma G.npy] [--beta B.npy] --dy DY.npy
                  [--dresidual-out DH.npy] [--mean M.npy] [--rstd RS.npy]
@@ -40,6 +40,11 @@ gamma [d], beta [d] the spec asks for). Inputs are float32, float64 or
 float16 .npy files, rounded to the spec's types. Writes float32 .npy files
 into DIR: y.npy, and where the spec asks, residual_out.npy, mean.npy,
 rstd.npy. Nothing is written when anything fails.
+
+With an fp8 output (dtypes.output = "f8e4m3" or "f8e5m2"), y.npy holds the
+fp8 values as float32, not multiplied by their scale, and scale.npy [rows]
+the scale of each row; with [quantize] scale = "static", --scale S.npy [1]
+gives the scale and amax.npy [rows] receives each row's largest |y|.
 
 With --backward it runs the backward kernels for the gradient dy [rows, d]
 arriving at y (and, with residual_add, DH [rows, d] arriving at
@@ -56,7 +61,9 @@ options:
                    still says what it should compute
   --check          also evaluate the spec in float64, print the worst error
                    of each output as a fraction of the promised bound, and
-                   exit 1 when one breaks it (the outputs are still written)
+                   exit 1 when one breaks it (the outputs are still written);
+                   for fp8, the share of values that are the reference's
+                   own rounding (contract section 7)
 )";
 
 namespace {
@@ -101,10 +108,43 @@ bool reportForward(const char *name, const std::vector<double> &got,
   });
 }
 
+/// Contract section 7 for an fp8 y: each q against y_ref / s with normc's own
+/// s, the scales (within 2^-16) or the amax against the reference's.
+bool reportQuantized(const dsl::Spec &spec, const RunOutputs &got,
+                     const reference::Outputs &ref, int64_t rows, int64_t d,
+                     const double *staticScale) {
+  reference::Fp8 format = *reference::fp8Of(spec.output.value);
+  reference::Quantization want = reference::quantization(
+      spec, ref, rows, d, staticScale ? *staticScale : 1.0);
+  bool kept = true;
+  if (staticScale)
+    kept = reportForward("amax", got.amax, want.amax, dsl::DType::F32);
+  else
+    kept = report("scale", got.scale.size(), [&](size_t i) {
+      double bound = std::ldexp(std::fabs(want.scale[i]), -16);
+      double error = std::fabs(got.scale[i] - want.scale[i]);
+      return error == 0 ? 0.0 : bound == 0 ? INFINITY : error / bound;
+    });
+  size_t exact = 0, accepted = 0, cells = got.y.size();
+  for (size_t i = 0; i < cells; ++i) {
+    double s = staticScale ? *staticScale : got.scale[i / d];
+    double scaled = ref.y[i] / s;
+    exact += got.y[i] == reference::roundToFp8(format, scaled) ||
+             (std::isnan(got.y[i]) && std::isnan(scaled));
+    accepted += reference::fp8Accepts(format, got.y[i], scaled);
+  }
+  llvm::errs() << llvm::format(
+      "  %-13s %zu of %zu values the reference's rounding (%.4f%%), %zu "
+      "others within 2^-12 of a midpoint, %zu wrong\n",
+      "y (fp8)", exact, cells, cells ? 100.0 * exact / cells : 100.0,
+      accepted - exact, cells - accepted);
+  return kept && accepted == cells;
+}
+
 /// One input file: its flag, what it holds, its shape and whether the run
 /// needs it or may take it.
 struct InputFile {
-  enum class Shape { Rows, Features, Stats };
+  enum class Shape { Rows, Features, Stats, One };
   const char *flag;
   const char *what;
   Shape shape;
@@ -134,7 +174,7 @@ int normc::tool::runRun(int argc, char **argv) {
   std::optional<ParsedArgs> args = parseCommand(
       argc, argv, "run", kRunUsage,
       {"--x", "--residual", "--gamma", "--beta", "--dy", "--dresidual-out",
-       "--mean", "--rstd", "--out", "--device", "--kernel"},
+       "--mean", "--rstd", "--scale", "--out", "--device", "--kernel"},
       {"--check", "--backward"}, exitCode);
   if (!args)
     return exitCode;
@@ -158,6 +198,19 @@ int normc::tool::runRun(int argc, char **argv) {
   if (!spec)
     return kExitError;
   bool backward = args->has("--backward");
+  if (backward && spec->quantized()) {
+    llvm::errs() << dsl::Diagnostic{dsl::Severity::Error, spec->output.loc,
+                                    "--backward with an fp8 output (\"" +
+                                        std::string(
+                                            dsl::toString(spec->output.value)) +
+                                        "\"): fp8 outputs have no backward "
+                                        "(contract section 7)"}
+                        .str()
+                 << "\n";
+    return kExitError;
+  }
+  bool staticScale = spec->quantized() &&
+                     spec->quantizeScale.value == dsl::QuantizeScale::Static;
 
   // Which inputs the run reads, and which it was given.
   using Shape = InputFile::Shape;
@@ -222,6 +275,14 @@ int normc::tool::runRun(int argc, char **argv) {
        backward,
        "with --mean: saved statistics are passed together",
        "it needs --backward",
+       {}},
+      {"--scale",
+       "the static scale",
+       Shape::One,
+       staticScale,
+       staticScale,
+       "the spec has [quantize] scale = \"static\"",
+       "only a spec with [quantize] scale = \"static\" reads a scale",
        {}}};
   for (const InputFile &f : files) {
     if (f.needed && !args->has(f.flag)) {
@@ -273,8 +334,9 @@ int normc::tool::runRun(int argc, char **argv) {
     if (f.given || !args->has(f.flag))
       continue;
     std::vector<int64_t> shape = f.shape == Shape::Rows ? std::vector{rows, d}
-                                 : f.shape == Shape::Features
-                                     ? std::vector{d}
+                                 : f.shape == Shape::Features ? std::vector{d}
+                                 : f.shape == Shape::One
+                                     ? std::vector<int64_t>{1}
                                      : std::vector{rows};
     std::string path = *args->get(f.flag);
     if (!load(path, std::string(f.what) + " of shape " + shapeText(shape),
@@ -286,7 +348,8 @@ int normc::tool::runRun(int argc, char **argv) {
   const double *x = files[0].data(), *residual = files[1].data(),
                *gamma = files[2].data(), *beta = files[3].data(),
                *dy = files[4].data(), *dresidualOut = files[5].data(),
-               *mean = files[6].data(), *rstd = files[7].data();
+               *mean = files[6].data(), *rstd = files[7].data(),
+               *scaleIn = files[8].data();
 
   bool onCuda = !kernelPath &&
                 (device == "cuda" || (device == "auto" && cuda::available()));
@@ -301,6 +364,7 @@ int normc::tool::runRun(int argc, char **argv) {
   inputs.dresidualOut = dresidualOut;
   inputs.mean = mean;
   inputs.rstd = rstd;
+  inputs.staticScale = scaleIn;
   RunOptions options;
   if (backward)
     options.program = Program::gradient(saved, args->has("--dresidual-out"));
@@ -353,6 +417,10 @@ int normc::tool::runRun(int argc, char **argv) {
       addFile("mean.npy", result.mean, {rows});
     if (spec->saveStats.value)
       addFile("rstd.npy", result.rstd, {rows});
+    if (staticScale)
+      addFile("amax.npy", result.amax, {rows});
+    else if (spec->quantized())
+      addFile("scale.npy", result.scale, {rows});
   }
   if (!missing.empty()) {
     llvm::errs() << args->positional[0] << ": error: the kernels wrote no "
@@ -454,8 +522,11 @@ int normc::tool::runRun(int argc, char **argv) {
       kept &= paramReport("dbeta", result.dbeta, ref.dbeta, ref.dbetaScale, {});
   } else {
     reference::Outputs ref = reference::evaluate(*spec, refIn);
-    kept = reportForward("y", result.y, ref.y, spec->output.value,
-                         ref.yConditioning);
+    if (spec->quantized())
+      kept = reportQuantized(*spec, result, ref, rows, d, scaleIn);
+    else
+      kept = reportForward("y", result.y, ref.y, spec->output.value,
+                           ref.yConditioning);
     if (spec->residualAdd.value)
       kept &= reportForward("residual_out", result.residualOut, ref.residualOut,
                             spec->input.value);

@@ -2,6 +2,7 @@
 #include "normc/Frontend/SpecToNorm.h"
 #include "normc/Dialect/Norm/IR/NormOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
@@ -25,6 +26,11 @@ private:
                                where.line, where.column);
   }
 
+  /// Contract section 7: y, unrounded, divided by its scale and rounded to
+  /// fp8; returns q and stores the scale (or, with a static scale, the
+  /// amax).
+  Value quantize(Value y, Value staticScale);
+
   Type elementType(dsl::DType t) {
     switch (t) {
     case dsl::DType::F32:
@@ -35,6 +41,10 @@ private:
       return b.getF16Type();
     case dsl::DType::BF16:
       return b.getBF16Type();
+    case dsl::DType::F8E4M3:
+      return b.getType<Float8E4M3FNType>();
+    case dsl::DType::F8E5M2:
+      return b.getType<Float8E5M2Type>();
     }
     llvm_unreachable("unknown dtype");
   }
@@ -47,7 +57,7 @@ private:
 } // namespace
 
 OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> cols) {
-  ctx.loadDialect<norm::NormDialect>();
+  ctx.loadDialect<norm::NormDialect, arith::ArithDialect>();
   Location specLoc = loc(spec.name.loc);
   OwningOpRef<ModuleOp> module = ModuleOp::create(specLoc);
   b.setInsertionPointToEnd(module->getBody());
@@ -79,6 +89,12 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> cols) {
   if (spec.bias.value)
     beta = norm::ParamOp::create(b, loc(spec.bias.loc),
                                  featuresOf(spec.params.value), "beta");
+  Value staticScale;
+  if (spec.quantized() &&
+      spec.quantizeScale.value == dsl::QuantizeScale::Static)
+    staticScale = norm::InputOp::create(
+        b, loc(spec.quantizeScale.loc),
+        RankedTensorType::get({1}, b.getF32Type()), "static_scale");
 
   // The per-row math of contract section 1.
   if (residual)
@@ -106,12 +122,19 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> cols) {
   TypeAttr rounded;
   if (auto t = spec.normalizedType())
     rounded = TypeAttr::get(elementType(*t));
+  // An fp8 output quantizes y unrounded, in the accumulate type.
+  Type yType = spec.quantized()
+                   ? RankedTensorType::get({ShapedType::kDynamic, d}, acc)
+                   : rowsOf(spec.output.value);
   Value y = norm::NormalizeOp::create(
-      b, loc(spec.output.loc), rowsOf(spec.output.value), h, mean, rstd, gamma,
-      beta, b.getF64FloatAttr(spec.gainOffset.value), rounded);
+      b, loc(spec.output.loc), yType, h, mean, rstd, gamma, beta,
+      b.getF64FloatAttr(spec.gainOffset.value), rounded);
 
   // Outputs, in argument order. Saved statistics are always f32.
-  norm::OutputOp::create(b, loc(spec.output.loc), "y", y);
+  if (spec.quantized())
+    y = quantize(y, staticScale);
+  else
+    norm::OutputOp::create(b, loc(spec.output.loc), "y", y);
   if (residual)
     norm::OutputOp::create(b, loc(spec.residualAdd.loc), "residual_out", h);
   if (spec.saveStats.value) {
@@ -130,6 +153,56 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> cols) {
     norm::OutputOp::create(b, saveLoc, "rstd", asF32(r));
   }
   return module;
+}
+
+Value SpecBuilder::quantize(Value y, Value staticScale) {
+  Location at = loc(spec.output.loc);
+  auto yType = cast<RankedTensorType>(y.getType());
+  Type acc = yType.getElementType();
+  auto stats = RankedTensorType::get({ShapedType::kDynamic}, acc);
+  auto asF32 = [&](Value v) -> Value {
+    if (acc.isF32())
+      return v;
+    return norm::ConvertOp::create(
+        b, at, RankedTensorType::get({ShapedType::kDynamic}, b.getF32Type()),
+        v);
+  };
+  Value amax = norm::AmaxOp::create(b, at, stats, y);
+  Value scale;
+  if (staticScale) {
+    scale = staticScale;
+    if (!acc.isF32())
+      scale = norm::ConvertOp::create(b, at, RankedTensorType::get({1}, acc),
+                                      staticScale);
+  } else {
+    // s = amax / FP8_MAX, or 1 for a row of zeros.
+    double max = dsl::largestFinite(spec.output.value);
+    auto map = norm::MapOp::create(b, at, stats, ValueRange(), ValueRange{amax},
+                                   FloatAttr());
+    Block &body = map.getBody().emplaceBlock();
+    Value a = body.addArgument(acc, at);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&body);
+    auto constant = [&](double v) -> Value {
+      return arith::ConstantOp::create(b, at, acc, b.getFloatAttr(acc, v));
+    };
+    Value zero = arith::CmpFOp::create(b, at, arith::CmpFPredicate::OEQ, a,
+                                       constant(0.0));
+    Value ratio = arith::DivFOp::create(b, at, a, constant(max));
+    Value s = arith::SelectOp::create(b, at, zero, constant(1.0), ratio);
+    norm::YieldOp::create(b, at, s);
+    scale = map;
+  }
+  Value q = norm::QuantizeOp::create(
+      b, at,
+      RankedTensorType::get(yType.getShape(), elementType(spec.output.value)),
+      y, scale);
+  norm::OutputOp::create(b, at, "y", q);
+  if (staticScale)
+    norm::OutputOp::create(b, at, "amax", asF32(amax));
+  else
+    norm::OutputOp::create(b, at, "scale", asF32(scale));
+  return q;
 }
 
 OwningOpRef<ModuleOp> normc::buildSpecModule(const dsl::Spec &spec,

@@ -54,7 +54,8 @@ struct RuntimeOptions {
 };
 
 /// What a loaded spec reads and writes, for bindings that check their
-/// arguments: storage types as spelled in specs ("f32", "f16", "bf16").
+/// arguments: storage types as spelled in specs ("f32", "f16", "bf16";
+/// the output may be "f8e4m3" or "f8e5m2", contract section 7).
 struct NormSignature {
   std::string input, output, params;
   bool residual = false, gamma = false, beta = false;   // inputs
@@ -64,6 +65,9 @@ struct NormSignature {
   bool centered = false, scaled = false;
   /// The output uses gainOffset + gamma (Gemma: 1).
   double gainOffset = 0;
+  /// An fp8 output: "row" (writes a scale per row) or "static" (reads one
+  /// scale, writes the amax per row); empty for the other outputs.
+  std::string quantizeScale;
   /// The spec's canonical TOML text (dsl::Spec::canonical).
   std::string canonical;
 };
@@ -84,6 +88,12 @@ struct ForwardArgs {
   int64_t residualOutStride = 0;
   float *mean = nullptr; // with save_stats and center
   float *rstd = nullptr; // with save_stats (all 1 when scale = false)
+  // An fp8 output (contract section 7), y then of the fp8 type: with
+  // `[quantize] scale = "row"` the per-row scales [rows] are written; with
+  // "static" the scale [1] is read and the per-row amax [rows] written.
+  float *scale = nullptr;
+  const float *staticScale = nullptr;
+  float *amax = nullptr;
 };
 
 /// The backward of contract section 5, for the loss

@@ -21,6 +21,8 @@ size_t api::bufferBytes(const KernelParam &param, int64_t rows, int64_t d,
     return rows * host::elementBytes(param.elementType);
   case KernelParam::Kind::Partials:
     return partialRows * d * host::elementBytes(param.elementType);
+  case KernelParam::Kind::Scalar:
+    return host::elementBytes(param.elementType);
   default:
     return 0;
   }

@@ -144,6 +144,8 @@ NormSignature Norm::signature() const {
   s.centered = spec.center.value;
   s.scaled = spec.scale.value;
   s.gainOffset = spec.gainOffset.value;
+  if (spec.quantized())
+    s.quantizeScale = dsl::toString(spec.quantizeScale.value);
   s.canonical = state->canonical;
   return s;
 }
@@ -197,6 +199,10 @@ void Norm::forwardWith(const std::string &schedule, const ForwardArgs &a,
 /// the spec.
 static Program backwardProgram(const dsl::Spec &spec, const BackwardArgs &a) {
   const std::string &name = spec.name.value;
+  if (spec.quantized())
+    throw Error("'" + name + "' has an fp8 output (" +
+                std::string(dsl::toString(spec.output.value)) +
+                "), which has no backward (contract section 7)");
   bool saved = a.mean || a.rstd;
   if (a.mean && !spec.center.value)
     throw Error("'" + name + "' is not centered and has no mean to pass");
@@ -277,6 +283,9 @@ static void launchOn(Backend &backend, const LoadedKernel &kernel,
   b.buffer("residual_out", a.residualOut, a.residualOutStride);
   b.buffer("mean", a.mean);
   b.buffer("rstd", a.rstd);
+  b.buffer("scale", a.scale);
+  b.buffer("static_scale", a.staticScale);
+  b.buffer("amax", a.amax);
   backend.launch(kernel, b.args, stream);
 }
 

@@ -84,10 +84,15 @@ RunOutputs normc::runModuleOnCpu(const dsl::Spec &spec,
   int64_t xStride = in.xStride ? in.xStride : in.d;
   int64_t residualStride = in.residualStride ? in.residualStride : in.d;
   const std::map<std::string, std::pair<const double *, int64_t>> inputs = {
-      {"x", {in.x, xStride}},   {"residual", {in.residual, residualStride}},
-      {"gamma", {in.gamma, 0}}, {"beta", {in.beta, 0}},
-      {"dy", {in.dy, 0}},       {"dresidual_out", {in.dresidualOut, 0}},
-      {"mean", {in.mean, 0}},   {"rstd", {in.rstd, 0}}};
+      {"x", {in.x, xStride}},
+      {"residual", {in.residual, residualStride}},
+      {"gamma", {in.gamma, 0}},
+      {"beta", {in.beta, 0}},
+      {"dy", {in.dy, 0}},
+      {"dresidual_out", {in.dresidualOut, 0}},
+      {"mean", {in.mean, 0}},
+      {"rstd", {in.rstd, 0}},
+      {"static_scale", {in.staticScale, 0}}};
   std::vector<KernelLaunch> plan = planLaunches(kernels, in.rows, in.d);
   size_t partials = static_cast<size_t>(partialRows(kernels, plan));
 
@@ -104,9 +109,13 @@ RunOutputs normc::runModuleOnCpu(const dsl::Spec &spec,
                            : in.d;
       size_t count = p.kind == KernelParam::Kind::Features   ? d
                      : p.kind == KernelParam::Kind::Stats    ? rows
+                     : p.kind == KernelParam::Kind::Scalar   ? 1
                      : p.kind == KernelParam::Kind::Partials ? partials * d
                                                              : rows * stride;
-      int shift = p.kind == KernelParam::Kind::Stats ? 0 : misalign;
+      int shift = p.kind == KernelParam::Kind::Stats ||
+                          p.kind == KernelParam::Kind::Scalar
+                      ? 0
+                      : misalign;
       if (p.written)
         buffers.emplace(p.name, poisoned(p.elementType, count, shift));
       else if (input != inputs.end())
@@ -141,7 +150,8 @@ RunOutputs normc::runModuleOnCpu(const dsl::Spec &spec,
       {"y", &out.y},           {"residual_out", &out.residualOut},
       {"mean", &out.mean},     {"rstd", &out.rstd},
       {"dx", &out.dx},         {"dresidual", &out.dresidual},
-      {"dgamma", &out.dgamma}, {"dbeta", &out.dbeta}};
+      {"dgamma", &out.dgamma}, {"dbeta", &out.dbeta},
+      {"scale", &out.scale},   {"amax", &out.amax}};
   for (auto [name, values] : results) {
     auto it = buffers.find(name);
     bool written = false;

@@ -21,24 +21,28 @@ struct KernelParam {
   /// Partials: a [blocks * rows_per_block, d] buffer of per-feature sums
   /// (a sched.reduce_rows writes one row per row group of each block; a
   /// later kernel reads them all, taking the number of partial rows as its
-  /// `rows`; see planLaunches).
+  /// `rows`; see planLaunches). Scalar: a one-element buffer read by every
+  /// row (an fp8 output's static scale).
   enum class Kind {
     Rows,
     RowStride,
     Features,
     Stats,
     Partials,
+    Scalar,
     RowCount,
     Cols
   };
   Kind kind;
-  std::string name;        // "x", "x_stride", "gamma", "rows", "cols"
-  std::string elementType; // "bf16", "f16", "f32" (empty for integers)
+  std::string name; // "x", "x_stride", "gamma", "rows", "cols"
+  /// "bf16", "f16", "f32", "f64", "f8e4m3", "f8e5m2" (empty for integers)
+  std::string elementType;
   bool written = false;
 
   bool isBuffer() const {
     return kind == Kind::Rows || kind == Kind::Features ||
-           kind == Kind::Stats || kind == Kind::Partials;
+           kind == Kind::Stats || kind == Kind::Partials ||
+           kind == Kind::Scalar;
   }
 };
 

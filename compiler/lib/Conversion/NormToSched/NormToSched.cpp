@@ -55,6 +55,12 @@ FailureOr<Type> findAccumulateType(norm::SpecOp spec) {
   return acc;
 }
 
+/// A [1] input: one value for every row (an fp8 output's static scale).
+bool isOneForAllRows(norm::InputOp in) {
+  return in.getTensorType().getRank() == 1 &&
+         !ShapedType::isDynamic(in.getTensorType().getDimSize(0));
+}
+
 class SpecLowering {
 public:
   SpecLowering(norm::SpecOp spec, Type acc)
@@ -135,9 +141,11 @@ LogicalResult SpecLowering::lower() {
   for (Operation &op : body) {
     if (auto in = dyn_cast<norm::InputOp>(op)) {
       Type element = in.getTensorType().getElementType();
-      Type type = in.getTensorType().getRank() == 1
-                      ? Type(sched::StatsType::get(ctx, element))
-                      : Type(sched::RowsType::get(ctx, element));
+      Type type = in.getTensorType().getRank() == 2
+                      ? Type(sched::RowsType::get(ctx, element))
+                  : isOneForAllRows(in)
+                      ? Type(sched::ScalarType::get(ctx, element))
+                      : Type(sched::StatsType::get(ctx, element));
       Value buffer =
           sched::BufferOp::create(b, in.getLoc(), type, in.getName());
       map.map(in.getResult(), buffer);
@@ -236,7 +244,11 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
   if (auto in = dyn_cast<norm::InputOp>(op)) {
     // Loaded where it is defined; params stay buffers (read per chunk).
     Value buffer = map.lookup(in.getResult());
-    if (in.getTensorType().getRank() == 1)
+    if (isOneForAllRows(in))
+      map.map(in.getResult(),
+              sched::LoadScalarOp::create(
+                  b, loc, in.getTensorType().getElementType(), buffer));
+    else if (in.getTensorType().getRank() == 1)
       map.map(in.getResult(),
               sched::LoadStatOp::create(
                   b, loc, in.getTensorType().getElementType(), buffer));
@@ -342,31 +354,66 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
       inputs.push_back(map.lookup(normalize.getBias()));
     auto result = rowOf(normalize.getType());
     double offset = normalize.getGainOffset().convertToDouble();
-    map.map(normalize.getResult(),
-            withBody<sched::MapOp>(
-                loc, result, inputs,
-                [&](ValueRange f) {
-                  Value t = convert(loc, f[0], acc);
-                  if (mean)
-                    t = arith::SubFOp::create(b, loc, t, mean);
-                  if (rstd)
-                    t = arith::MulFOp::create(b, loc, t, rstd);
-                  if (auto rounded = normalize.getNormalizedType())
-                    t = convert(loc, convert(loc, t, *rounded), acc);
-                  unsigned next = 1;
-                  if (normalize.getGain()) {
-                    Value g = convert(loc, f[next++], acc);
-                    if (offset != 0.0)
-                      g = arith::AddFOp::create(b, loc, constant(loc, offset),
-                                                g);
-                    t = arith::MulFOp::create(b, loc, t, g);
-                  }
-                  if (normalize.getBias())
-                    t = arith::AddFOp::create(b, loc, t,
-                                              convert(loc, f[next], acc));
-                  return convert(loc, t, result.getElementType());
-                },
-                Value()));
+    auto y = withBody<sched::MapOp>(
+        loc, result, inputs,
+        [&](ValueRange f) {
+          Value t = convert(loc, f[0], acc);
+          if (mean)
+            t = arith::SubFOp::create(b, loc, t, mean);
+          if (rstd)
+            t = arith::MulFOp::create(b, loc, t, rstd);
+          if (auto rounded = normalize.getNormalizedType())
+            t = convert(loc, convert(loc, t, *rounded), acc);
+          unsigned next = 1;
+          if (normalize.getGain()) {
+            Value g = convert(loc, f[next++], acc);
+            if (offset != 0.0)
+              g = arith::AddFOp::create(b, loc, constant(loc, offset), g);
+            t = arith::MulFOp::create(b, loc, t, g);
+          }
+          if (normalize.getBias())
+            t = arith::AddFOp::create(b, loc, t, convert(loc, f[next], acc));
+          return convert(loc, t, result.getElementType());
+        },
+        Value());
+    // y quantized to fp8 is read twice (its amax, its quotients): computing
+    // it again from the kept input costs less than keeping it, in the
+    // accumulate type, as well.
+    if (llvm::any_of(normalize->getUsers(), llvm::IsaPred<norm::AmaxOp>))
+      y.setRecompute(true);
+    map.map(normalize.getResult(), y);
+    return success();
+  }
+  if (auto amax = dyn_cast<norm::AmaxOp>(op)) {
+    Value d = featureCount(loc, APFloat(1.0));
+    map.map(amax.getResult(), withBody<sched::ReduceOp>(
+                                  loc, acc, {map.lookup(amax.getInput())},
+                                  [&](ValueRange f) {
+                                    return Value(math::AbsFOp::create(
+                                        b, loc, convert(loc, f[0], acc)));
+                                  },
+                                  d, sched::Combine::max));
+    return success();
+  }
+  if (auto quantize = dyn_cast<norm::QuantizeOp>(op)) {
+    Value scale = map.lookup(quantize.getScale());
+    Type fp8 = quantize.getType().getElementType();
+    double max = APFloat::getLargest(cast<FloatType>(fp8).getFloatSemantics())
+                     .convertToDouble();
+    map.map(
+        quantize.getResult(),
+        withBody<sched::MapOp>(
+            loc, rowOf(quantize.getType()), {map.lookup(quantize.getInput())},
+            [&](ValueRange f) {
+              // Saturation is a clamp (NaN passes it), so the rounding
+              // itself never overflows.
+              Value t =
+                  arith::DivFOp::create(b, loc, convert(loc, f[0], acc), scale);
+              t = arith::MaximumFOp::create(b, loc, t, constant(loc, -max));
+              t = arith::MinimumFOp::create(b, loc, t, constant(loc, max));
+              return Value(arith::TruncFOp::create(b, loc, fp8, t));
+            },
+            Value()));
     return success();
   }
   if (auto fill = dyn_cast<norm::FillOp>(op)) {

@@ -32,12 +32,24 @@ static std::string typeName(Type t) {
     return "__half";
   if (t.isBF16())
     return "__nv_bfloat16";
+  if (isa<Float8E4M3FNType>(t))
+    return "__nv_fp8_e4m3";
+  if (isa<Float8E5M2Type>(t))
+    return "__nv_fp8_e5m2";
   if (t.isInteger(32))
     return "int";
+  if (t.isInteger(1))
+    return "bool";
   llvm_unreachable("the verifier admits no other type");
 }
 
+/// The type as KernelParam spells it: MLIR's, with the fp8 formats as specs
+/// spell them.
 static std::string shortTypeName(Type t) {
+  if (isa<Float8E4M3FNType>(t))
+    return "f8e4m3";
+  if (isa<Float8E5M2Type>(t))
+    return "f8e5m2";
   std::string s;
   llvm::raw_string_ostream os(s);
   t.print(os);
@@ -72,6 +84,7 @@ FailureOr<KernelLaunchInfo> normc::getLaunchInfo(KernelOp kernel) {
                     .Case<RowsType>([](auto) { return Kind::Rows; })
                     .Case<FeaturesType>([](auto) { return Kind::Features; })
                     .Case<PartialsType>([](auto) { return Kind::Partials; })
+                    .Case<ScalarType>([](auto) { return Kind::Scalar; })
                     .Default([](Type) { return Kind::Stats; });
     // Written when an op declares a write to it.
     bool written = llvm::any_of(buffer->getUsers(), [&](Operation *user) {
@@ -123,6 +136,13 @@ public:
 
 private:
   std::string fresh(char prefix) { return prefix + std::to_string(counter++); }
+  /// The statement that combines `term` into `into`.
+  static std::string combined(Combine combine, const std::string &into,
+                              const std::string &term) {
+    if (combine == Combine::max)
+      return into + " = normc_max(" + into + ", " + term + ");\n";
+    return into + " += " + term + ";\n";
+  }
   std::string cvt(Type to, StringRef value) {
     return ("NORMC_CVT(" + typeName(to) + ", " + value + ")").str();
   }
@@ -184,6 +204,7 @@ private:
   void print(ScratchWriteOp op);
   void print(ScratchSumOp op);
   void print(LoadStatOp op);
+  void print(LoadScalarOp op);
   void print(StoreStatOp op);
   LogicalResult print(AccumulateRowOp op);
   void print(StorePartialsOp op);
@@ -425,7 +446,8 @@ LogicalResult KernelEmitter::print(AccumulateOp op) {
     os << "normc_add_compensated(" << sum << ", " << carry->second << ", "
        << *term << ");\n";
   else
-    os << sum << " += " << *term << ";\n";
+    os << combined(op.getAcc().getDefiningOp<AccumulatorOp>().getCombine(), sum,
+                   *term);
   close();
   close();
   return success();
@@ -448,8 +470,9 @@ void KernelEmitter::print(WarpSumOp op) {
   os << typeName(op.getType()) << " " << name << " = " << names[op.getValue()]
      << ";\n";
   for (int64_t offset = op.getLanes() / 2; offset > 0; offset /= 2)
-    os << name << " += __shfl_xor_sync(0xffffffffu, " << name << ", " << offset
-       << ");\n";
+    os << combined(op.getCombine(), name,
+                   "__shfl_xor_sync(0xffffffffu, " + name + ", " +
+                       std::to_string(offset) + ")");
   names[op] = name;
 }
 
@@ -469,7 +492,7 @@ void KernelEmitter::print(ScratchSumOp op) {
      << "];\n";
   os << "#pragma unroll\n";
   os << "for (int w = 1; w < " << warps << "; ++w)\n";
-  os << "  " << name << " += " << scratch << "[" << slot << " + w];\n";
+  os << "  " << combined(op.getCombine(), name, scratch + "[" + slot + " + w]");
   names[op] = name;
 }
 
@@ -477,6 +500,13 @@ void KernelEmitter::print(LoadStatOp op) {
   std::string name = fresh('s');
   os << "const " << typeName(op.getType()) << " " << name << " = "
      << bufferName(op.getSource()) << "[row < rows ? row : 0];\n";
+  names[op] = name;
+}
+
+void KernelEmitter::print(LoadScalarOp op) {
+  std::string name = fresh('s');
+  os << "const " << typeName(op.getType()) << " " << name << " = "
+     << bufferName(op.getSource()) << "[0];\n";
   names[op] = name;
 }
 
@@ -557,6 +587,16 @@ LogicalResult KernelEmitter::printScalar(Operation &op) {
     expr = operand(0) + " / " + operand(1);
   } else if (isa<arith::SIToFPOp, arith::TruncFOp, arith::ExtFOp>(op)) {
     expr = cvt(op.getResult(0).getType(), operand(0));
+  } else if (auto cmp = dyn_cast<arith::CmpFOp>(op)) {
+    expr = operand(0) + " == " + operand(1); // the verifier admits oeq only
+  } else if (isa<arith::SelectOp>(op)) {
+    expr = operand(0) + " ? " + operand(1) + " : " + operand(2);
+  } else if (isa<arith::MinimumFOp>(op)) {
+    expr = "normc_minimum(" + operand(0) + ", " + operand(1) + ")";
+  } else if (isa<arith::MaximumFOp>(op)) {
+    expr = "normc_maximum(" + operand(0) + ", " + operand(1) + ")";
+  } else if (isa<math::AbsFOp>(op)) {
+    expr = "normc_abs(" + operand(0) + ")";
   } else if (isa<math::SqrtOp>(op)) {
     expr = "normc_sqrt(" + operand(0) + ")";
   } else if (isa<math::RsqrtOp>(op)) {
@@ -590,7 +630,7 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
             AccumulateRowOp>([&](auto op) { return print(op); })
       .Case<SharedRowsOp, SharedScratchOp, AllocRowOp, LoadChunkOp, ReadKeptOp,
             KeepOp, StoreChunkOp, AccumulatorOp, ReadAccumulatorOp, WarpSumOp,
-            ScratchWriteOp, ScratchSumOp, LoadStatOp, StoreStatOp,
+            ScratchWriteOp, ScratchSumOp, LoadStatOp, LoadScalarOp, StoreStatOp,
             StorePartialsOp, SumPartialsOp>([&](auto op) {
         print(op);
         return success();

@@ -11,6 +11,7 @@ static const char kSupport[] = R"cuda(
 // On the GPU (NVRTC). With NORMC_CPU, the CPU device's header defines these.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 // At least one block per SM: a thread may use min(255, 65536 / threads)
 // registers, the budget normc::keptRegisterBudget plans kept rows with
 // (without it NVRTC's ptxas caps 1024-thread blocks at 32 and spills).
@@ -54,7 +55,40 @@ template <> struct normc_cvt_to<__nv_bfloat16> {
   static __device__ __forceinline__ __nv_bfloat16 from(__half v) { return __float2bfloat16_rn(__half2float(v)); }
   static __device__ __forceinline__ __nv_bfloat16 from(__nv_bfloat16 v) { return v; }
 };
+// To fp8: the toolkit's conversion, nearest even, saturating (the IR clamps
+// first, so saturation never decides a value).
+template <> struct normc_cvt_to<__nv_fp8_e4m3> {
+  static __device__ __forceinline__ __nv_fp8_e4m3 from(float v) { return __nv_fp8_e4m3(v); }
+  static __device__ __forceinline__ __nv_fp8_e4m3 from(double v) { return __nv_fp8_e4m3(v); }
+  static __device__ __forceinline__ __nv_fp8_e4m3 from(__half v) { return __nv_fp8_e4m3(__half2float(v)); }
+  static __device__ __forceinline__ __nv_fp8_e4m3 from(__nv_bfloat16 v) { return __nv_fp8_e4m3(__bfloat162float(v)); }
+};
+template <> struct normc_cvt_to<__nv_fp8_e5m2> {
+  static __device__ __forceinline__ __nv_fp8_e5m2 from(float v) { return __nv_fp8_e5m2(v); }
+  static __device__ __forceinline__ __nv_fp8_e5m2 from(double v) { return __nv_fp8_e5m2(v); }
+  static __device__ __forceinline__ __nv_fp8_e5m2 from(__half v) { return __nv_fp8_e5m2(__half2float(v)); }
+  static __device__ __forceinline__ __nv_fp8_e5m2 from(__nv_bfloat16 v) { return __nv_fp8_e5m2(__bfloat162float(v)); }
+};
 #define NORMC_CVT(To, value) normc_cvt_to<To>::from(value)
+
+// Magnitudes and extremes in the accumulate type. normc_max is the
+// combine of max reductions: the larger, a NaN `b` ignored (`a` never is
+// NaN: it starts at 0). normc_minimum/maximum propagate NaN (arith's
+// minimumf/maximumf), so a clamp keeps NaN.
+__device__ __forceinline__ float normc_abs(float v) { return fabsf(v); }
+__device__ __forceinline__ double normc_abs(double v) { return fabs(v); }
+template <typename T> __device__ __forceinline__ T normc_abs(T v) {
+  return NORMC_CVT(T, fabsf(NORMC_CVT(float, v)));
+}
+template <typename T> __device__ __forceinline__ T normc_max(T a, T b) {
+  return b > a ? b : a;
+}
+template <typename T> __device__ __forceinline__ T normc_minimum(T a, T b) {
+  return a != a || a < b ? a : b;
+}
+template <typename T> __device__ __forceinline__ T normc_maximum(T a, T b) {
+  return a != a || a > b ? a : b;
+}
 
 // Square roots in the accumulate type; 16-bit types go through f32.
 __device__ __forceinline__ float normc_sqrt(float v) { return sqrtf(v); }
@@ -91,6 +125,7 @@ __device__ __forceinline__ T normc_compensated_total(T sum, T carry) {
 // are one access of N * sizeof(T) bytes; otherwise element by element,
 // zeros past `limit`.
 template <int Bytes> struct normc_vec;
+template <> struct normc_vec<1> { typedef unsigned char type; };
 template <> struct normc_vec<2> { typedef unsigned short type; };
 template <> struct normc_vec<4> { typedef unsigned int type; };
 template <> struct normc_vec<8> { typedef uint2 type; };

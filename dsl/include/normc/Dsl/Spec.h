@@ -17,24 +17,31 @@
 
 namespace normc::dsl {
 
-/// Storage and accumulation element types.
-enum class DType { F32, F64, F16, BF16 };
+/// Storage and accumulation element types. The fp8 formats (OCP E4M3FN and
+/// E5M2) are output types only, quantized with a scale (contract section 7).
+enum class DType { F32, F64, F16, BF16, F8E4M3, F8E5M2 };
 enum class Variance { Biased, Unbiased };
 enum class EpsilonPlacement { InsideSqrt, OutsideSqrt };
 /// Where n = (h - mean) * rstd is rounded before the gain (affine.normalized):
 /// not at all, to the input type (LlamaRMSNorm) or to the params type
 /// (T5LayerNorm).
 enum class NormalizedRounding { Accumulate, Input, Params };
+/// How an fp8 output is scaled (`[quantize] scale`): one scale per row, per
+/// block of features of each row, or one given scale.
+enum class QuantizeScale { Row, Block, Static };
 
 /// Spelling used in specs and MLIR: "f32", "f64", "f16", "bf16".
 std::string_view toString(DType t);
 std::string_view toString(Variance v);
 std::string_view toString(EpsilonPlacement p);
 std::string_view toString(NormalizedRounding r);
+std::string_view toString(QuantizeScale s);
 std::optional<DType> parseDType(std::string_view s);
 std::optional<Variance> parseVariance(std::string_view s);
 std::optional<EpsilonPlacement> parseEpsilonPlacement(std::string_view s);
 std::optional<NormalizedRounding> parseNormalizedRounding(std::string_view s);
+/// Whether `t` is an fp8 format.
+bool isFp8(DType t);
 /// Size of one element in bytes.
 unsigned byteWidth(DType t);
 /// The largest finite value of a type (65504 for f16).
@@ -72,6 +79,11 @@ struct Spec {
   Located<DType> output{DType::F32, {}};
   Located<DType> params{DType::F32, {}};
   Located<DType> accumulate{DType::F32, {}};
+
+  // [quantize], meaningful with an fp8 output only
+  Located<QuantizeScale> quantizeScale{QuantizeScale::Row, {}};
+  Located<double> quantizeBlock{128, {}};
+  bool quantized() const { return isFp8(output.value); }
 
   /// The type n is rounded to before the gain; nullopt for "accumulate".
   std::optional<DType> normalizedType() const;

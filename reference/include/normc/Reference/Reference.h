@@ -12,6 +12,7 @@
 #include "normc/Dsl/Spec.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace normc::reference {
@@ -67,13 +68,17 @@ double errorFraction(double y, double ref, dsl::DType type,
                      double conditioning = 0);
 
 /// Rounds v to the nearest value of a storage type, ties to even, and
-/// returns it as a double: overflow gives +-Inf, tiny values become
-/// subnormals or signed zero, NaN stays NaN. F64 is the identity.
+/// returns it as a double: overflow gives +-Inf (saturates for the fp8
+/// types, as roundToFp8), tiny values become subnormals or signed zero, NaN
+/// stays NaN. F64 is the identity.
 double roundTo(dsl::DType type, double v);
 
 /// The fp8 formats of contract section 7: OCP E4M3FN (no infinity, largest
 /// finite 448) and E5M2 (largest finite 57344).
 enum class Fp8 { E4M3, E5M2 };
+
+/// The fp8 format of an output type; nullopt for the others.
+std::optional<Fp8> fp8Of(dsl::DType type);
 
 /// The largest finite value of `format`.
 double fp8Max(Fp8 format);
@@ -87,6 +92,17 @@ double roundToFp8(Fp8 format, double v);
 /// roundToFp8(scaled), or `scaled` lies within 2^-12 (relatively) of the
 /// midpoint between q and that value.
 bool fp8Accepts(Fp8 format, double q, double scaled);
+
+/// Contract section 7 per row of a quantized spec, from evaluate's y: the
+/// amax (the largest |y[i]| of the row, NaN ignored, 0 for none) and the
+/// scale (amax / fp8Max, 1 when amax is 0; with scale = "static",
+/// `staticScale` for every row).
+struct Quantization {
+  std::vector<double> amax;  // [rows]
+  std::vector<double> scale; // [rows]
+};
+Quantization quantization(const dsl::Spec &spec, const Outputs &out,
+                          int64_t rows, int64_t d, double staticScale = 1);
 
 } // namespace normc::reference
 

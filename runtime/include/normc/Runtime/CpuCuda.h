@@ -46,6 +46,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #if !defined(__forceinline__) || !defined(__align__)
 #error "the CUDA toolkit headers did not define __forceinline__/__align__"

@@ -1,9 +1,9 @@
 //===- SpecRunner.h - Compile a spec and run it on host arrays ------------===//
 //
 // The one-call path used by `normc run` and the numerics tests: the spec's
-// kernels (forward or backward) are emitted, compiled for the CPU device (cached on disk), and run
-// on inputs given as doubles, which are first rounded to the spec's storage
-// types. Outputs come back as doubles.
+// kernels (forward or backward) are emitted, compiled for the CPU device
+// (cached on disk), and run on inputs given as doubles, which are first rounded
+// to the spec's storage types. Outputs come back as doubles.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NORMC_RUNTIME_SPECRUNNER_H
@@ -36,6 +36,8 @@ struct RunInputs {
   const double *dresidualOut = nullptr;
   const double *mean = nullptr;
   const double *rstd = nullptr;
+  // An fp8 output's scale with `[quantize] scale = "static"` ([1]).
+  const double *staticScale = nullptr;
 };
 
 struct RunOutputs {
@@ -43,6 +45,9 @@ struct RunOutputs {
   std::vector<double> mean, rstd;     // [rows]
   std::vector<double> dx, dresidual;  // [rows, d]
   std::vector<double> dgamma, dbeta;  // [d]
+  // An fp8 output (y then holds the fp8 values): its per-row scales, or
+  // with a static scale the per-row amax.
+  std::vector<double> scale, amax; // [rows]
 };
 
 struct RunOptions {

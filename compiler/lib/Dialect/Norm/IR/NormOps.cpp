@@ -26,7 +26,7 @@ static LogicalResult verifyFraction(Operation *op, double fraction) {
 
 /// Whether `op` computes per-row values, whose one dimension is the rows.
 static bool isPerRow(Operation *op) {
-  if (isa<MeanOp, MomentOp, RstdOp, FillOp, ConvertOp, ReduceOp>(op))
+  if (isa<MeanOp, MomentOp, RstdOp, FillOp, ConvertOp, ReduceOp, AmaxOp>(op))
     return true;
   if (auto map = dyn_cast<MapOp>(op))
     return map.isPerRow();
@@ -147,6 +147,30 @@ LogicalResult NormalizeOp::verify() {
   }
   if (!getGain() && getGainOffset().convertToDouble() != 0.0)
     return emitOpError("gain_offset needs a gain operand");
+  return success();
+}
+
+LogicalResult AmaxOp::verify() {
+  if (getInput().getType().getElementType() != getType().getElementType())
+    return emitOpError("result must have the operand's element type ")
+           << getInput().getType().getElementType();
+  return verifyRowStats(*this, getInput().getType(), getType(), "result");
+}
+
+LogicalResult QuantizeOp::verify() {
+  RankedTensorType in = getInput().getType();
+  auto scale = cast<RankedTensorType>(getScale().getType());
+  if (scale.getElementType() != in.getElementType())
+    return emitOpError("scale must have the operand's element type ")
+           << in.getElementType() << ", got " << scale.getElementType();
+  if (isStatic() && scale.getDimSize(0) != 1)
+    return emitOpError("a static scale has one element, got ")
+           << scale.getDimSize(0);
+  if (!isStatic() &&
+      failed(verifyRowStats(*this, in, scale, "a per-row scale")))
+    return failure();
+  if (getType().getShape() != in.getShape())
+    return emitOpError("result shape must match the input shape");
   return success();
 }
 

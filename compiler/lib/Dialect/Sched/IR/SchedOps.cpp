@@ -22,13 +22,15 @@ using namespace normc::sched;
 
 Type normc::sched::getElementType(Type schedType) {
   return llvm::TypeSwitch<Type, Type>(schedType)
-      .Case<RowsType, FeaturesType, StatsType, RowType, ChunkType, KeptType,
-            ScratchType, AccumulatorType, PartialsType>(
+      .Case<RowsType, FeaturesType, StatsType, ScalarType, RowType, ChunkType,
+            KeptType, ScratchType, AccumulatorType, PartialsType>(
           [](auto t) { return t.getElementType(); })
       .Default([](Type) { return Type(); });
 }
 
 bool normc::sched::needsStorage(Value row) {
+  if (auto map = row.getDefiningOp<MapOp>(); map && map.getRecompute())
+    return false;
   return isa<RowType>(row.getType()) && !row.hasOneUse() && !row.use_empty();
 }
 
@@ -39,7 +41,7 @@ normc::ScheduleProblem normc::sched::getScheduleProblem(KernelOp kernel) {
   problem.widestBits = 8;
   for (Operation &op : kernel.getBody().front()) {
     if (auto buffer = dyn_cast<BufferOp>(op)) {
-      if (!isa<StatsType, PartialsType>(buffer.getType()))
+      if (!isa<StatsType, ScalarType, PartialsType>(buffer.getType()))
         problem.widestBits =
             std::max(problem.widestBits,
                      getElementType(buffer.getType()).getIntOrFloatBitWidth());
@@ -62,31 +64,57 @@ static bool isStorageFloat(Type t) {
   return t.isF32() || t.isF16() || t.isBF16();
 }
 static bool isAccumulateFloat(Type t) { return isStorageFloat(t) || t.isF64(); }
+static bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
+/// Which element types a sched type holds.
+enum class Elements {
+  Storage,    // f32, f16, bf16: what a per-feature buffer stores
+  Rows,       // and fp8: what a [rows, d] buffer stores
+  Accumulate, // f64, f32, f16, bf16: what arithmetic and statistics use
+  RowValues,  // either: a row value or a chunk of it
+};
 
 static LogicalResult verifyElement(function_ref<InFlightDiagnostic()> emitError,
-                                   Type element, bool accumulate) {
-  if (accumulate ? isAccumulateFloat(element) : isStorageFloat(element))
+                                   Type element, Elements kind) {
+  bool ok = false;
+  const char *expected = "";
+  switch (kind) {
+  case Elements::Storage:
+    ok = isStorageFloat(element), expected = "f32, f16 or bf16";
+    break;
+  case Elements::Rows:
+    ok = isStorageFloat(element) || isFp8(element);
+    expected = "f32, f16, bf16, f8E4M3FN or f8E5M2";
+    break;
+  case Elements::Accumulate:
+    ok = isAccumulateFloat(element), expected = "f64, f32, f16 or bf16";
+    break;
+  case Elements::RowValues:
+    ok = isAccumulateFloat(element) || isFp8(element);
+    expected = "f64, f32, f16, bf16, f8E4M3FN or f8E5M2";
+    break;
+  }
+  if (ok)
     return success();
-  return emitError() << "element type must be "
-                     << (accumulate ? "f64, f32, f16 or bf16"
-                                    : "f32, f16 or bf16")
-                     << ", got " << element;
+  return emitError() << "element type must be " << expected << ", got "
+                     << element;
 }
 
-#define NORMC_TYPE_VERIFIER(T, accumulate)                                     \
+#define NORMC_TYPE_VERIFIER(T, elements)                                       \
   LogicalResult T::verify(function_ref<InFlightDiagnostic()> emitError,        \
                           Type element) {                                      \
-    return verifyElement(emitError, element, accumulate);                      \
+    return verifyElement(emitError, element, Elements::elements);              \
   }
-NORMC_TYPE_VERIFIER(RowsType, false)
-NORMC_TYPE_VERIFIER(FeaturesType, false)
-NORMC_TYPE_VERIFIER(RowType, false)
-NORMC_TYPE_VERIFIER(ChunkType, false)
-NORMC_TYPE_VERIFIER(KeptType, true)
-NORMC_TYPE_VERIFIER(StatsType, true)
-NORMC_TYPE_VERIFIER(ScratchType, true)
-NORMC_TYPE_VERIFIER(AccumulatorType, true)
-NORMC_TYPE_VERIFIER(PartialsType, true)
+NORMC_TYPE_VERIFIER(RowsType, Rows)
+NORMC_TYPE_VERIFIER(FeaturesType, Storage)
+NORMC_TYPE_VERIFIER(RowType, RowValues)
+NORMC_TYPE_VERIFIER(ChunkType, RowValues)
+NORMC_TYPE_VERIFIER(KeptType, Accumulate)
+NORMC_TYPE_VERIFIER(StatsType, Accumulate)
+NORMC_TYPE_VERIFIER(ScalarType, Accumulate)
+NORMC_TYPE_VERIFIER(ScratchType, Accumulate)
+NORMC_TYPE_VERIFIER(AccumulatorType, Accumulate)
+NORMC_TYPE_VERIFIER(PartialsType, Accumulate)
 
 //===----------------------------------------------------------------------===//
 // ScheduleAttr
@@ -189,16 +217,25 @@ LogicalResult KernelOp::verify() {
 static bool isEmittableScalarOp(Operation *op) {
   return isa<arith::ConstantOp, arith::AddFOp, arith::SubFOp, arith::MulFOp,
              arith::DivFOp, arith::AddIOp, arith::SubIOp, arith::SIToFPOp,
-             arith::TruncFOp, arith::ExtFOp, math::SqrtOp, math::RsqrtOp>(op);
+             arith::TruncFOp, arith::ExtFOp, arith::MinimumFOp,
+             arith::MaximumFOp, arith::SelectOp, math::SqrtOp, math::RsqrtOp,
+             math::AbsFOp>(op) ||
+         (isa<arith::CmpFOp>(op) &&
+          cast<arith::CmpFOp>(op).getPredicate() == arith::CmpFPredicate::OEQ);
 }
 
 static LogicalResult verifyScalarOp(Operation *op, Type accumulate) {
-  for (Type t : op->getResultTypes())
-    if (!isAccumulateFloat(t) && !t.isInteger(32))
+  for (Type t : op->getResultTypes()) {
+    // Only a rounding makes fp8 (to store it); only a comparison, i1.
+    bool fp8 = isFp8(t) && isa<arith::TruncFOp>(op);
+    bool flag = t.isInteger(1) && isa<arith::CmpFOp>(op);
+    if (!isAccumulateFloat(t) && !t.isInteger(32) && !fp8 && !flag)
       return op->emitOpError("result type ")
              << t << " cannot be emitted; expected f64, f32, f16, bf16 or i32";
+  }
   if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
-          math::SqrtOp, math::RsqrtOp, arith::SIToFPOp>(op) &&
+          arith::MinimumFOp, arith::MaximumFOp, arith::SelectOp, math::SqrtOp,
+          math::RsqrtOp, math::AbsFOp, arith::SIToFPOp>(op) &&
       op->getResultTypes().front() != accumulate)
     return op->emitOpError("computes in ")
            << op->getResultTypes().front() << ", but the kernel accumulates in "
@@ -397,6 +434,19 @@ LogicalResult FeatureCountOp::verify() {
   double f = getFraction().convertToDouble();
   if (!(f > 0.0 && f <= 1.0))
     return emitOpError("fraction must be in (0, 1], got ") << f;
+  return success();
+}
+
+LogicalResult LoadScalarOp::verify() {
+  if (getType() != getSource().getType().getElementType())
+    return emitOpError("reads a scalar of ")
+           << getSource().getType().getElementType() << " as " << getType();
+  return success();
+}
+
+LogicalResult AccumulatorOp::verify() {
+  if (getCompensated() && getCombine() != Combine::sum)
+    return emitOpError("compensation applies to sums only");
   return success();
 }
 

@@ -61,7 +61,7 @@ private:
   void store(StoreRowOp op);
   Value reduce(ReduceOp op);
   void reduceRows(ReduceRowsOp op);
-  Value crossThreadSum(Location loc, Value perThread);
+  Value crossThreadSum(Location loc, Value perThread, Combine combine);
 
   KernelOp kernel;
   normc::Schedule schedule;
@@ -173,9 +173,10 @@ void KernelLowering::store(StoreRowOp op) {
 Value KernelLowering::reduce(ReduceOp op) {
   Location loc = op.getLoc();
   Type acc = op.getType();
-  auto accumulator =
-      AccumulatorOp::create(b, loc, AccumulatorType::get(b.getContext(), acc),
-                            /*compensated=*/acc.isF32());
+  Combine combine = op.getCombine();
+  auto accumulator = AccumulatorOp::create(
+      b, loc, AccumulatorType::get(b.getContext(), acc),
+      /*compensated=*/acc.isF32() && combine == Combine::sum, combine);
   openChunkLoop(loc);
   SmallVector<Value> inputs = chunksOf(op.getInputs());
   auto add = AccumulateOp::create(b, loc, accumulator, inputs,
@@ -183,7 +184,7 @@ Value KernelLowering::reduce(ReduceOp op) {
   cloneBody(op.getBody(), add, inputs);
   closeChunkLoop();
   Value total = ReadAccumulatorOp::create(b, loc, acc, accumulator);
-  return crossThreadSum(loc, total);
+  return crossThreadSum(loc, total, combine);
 }
 
 void KernelLowering::reduceRows(ReduceRowsOp op) {
@@ -227,12 +228,13 @@ void KernelLowering::reduceRows(ReduceRowsOp op) {
     registerSums.push_back({sums, partials});
 }
 
-Value KernelLowering::crossThreadSum(Location loc, Value value) {
+Value KernelLowering::crossThreadSum(Location loc, Value value,
+                                     Combine combine) {
   int64_t threads = schedule.threadsPerRow;
   if (threads > 1)
-    value =
-        WarpSumOp::create(b, loc, value.getType(), value,
-                          b.getI64IntegerAttr(std::min<int64_t>(threads, 32)));
+    value = WarpSumOp::create(
+        b, loc, value.getType(), value,
+        static_cast<uint64_t>(std::min<int64_t>(threads, 32)), combine);
   if (threads <= 32)
     return value;
   if (!scratch) {
@@ -244,7 +246,7 @@ Value KernelLowering::crossThreadSum(Location loc, Value value) {
   }
   ScratchWriteOp::create(b, loc, value, scratch);
   BarrierOp::create(b, loc);
-  value = ScratchSumOp::create(b, loc, value.getType(), scratch);
+  value = ScratchSumOp::create(b, loc, value.getType(), scratch, combine);
   // The scratch is reused by the next reduction.
   BarrierOp::create(b, loc);
   return value;

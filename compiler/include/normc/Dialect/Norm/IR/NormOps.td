@@ -16,6 +16,8 @@ def Norm_RowStats : 1DTensorOf<[F64, F32, F16, BF16]>;
 // Values a backward computation derives, in the accumulate type.
 def Norm_AccRows : 2DTensorOf<[F64, F32, F16, BF16]>;
 def Norm_AccFeatures : 1DTensorOf<[F64, F32, F16, BF16]>;
+// A quantized output (contract section 7).
+def Norm_Fp8Rows : 2DTensorOf<[F8E4M3FN, F8E5M2]>;
 
 def Norm_SpecOp : Norm_Op<"spec", [
     IsolatedFromAbove, NoTerminator, SingleBlock, Symbol,
@@ -46,7 +48,8 @@ def Norm_InputOp : Norm_Op<"input"> {
   let summary = "A [rows, d] activation or [rows] statistic the kernel reads";
   let description = [{
     Per-row inputs are f32 statistics saved by a forward (`mean`, `rstd`),
-    which a backward reads instead of recomputing them.
+    which a backward reads instead of recomputing them. A `tensor<1xf32>`
+    is one value for every row: the static scale of an fp8 output.
   }];
   let arguments = (ins StrAttr:$name);
   let results = (outs AnyTypeOf<[Norm_Rows, Norm_RowStats]>:$result);
@@ -131,7 +134,8 @@ def Norm_NormalizeOp : Norm_Op<"normalize", [Pure, AttrSizedOperandSegments,
     With `rounded to T` (the spec's `affine.normalized`), n = (h - mean) *
     rstd is first rounded to nearest-even into T and back, as Hugging
     Face's LlamaRMSNorm (T the input type) and T5LayerNorm (the params
-    type) do. The backward takes that rounding as the identity.
+    type) do. The backward takes that rounding as the identity. A result
+    in the accumulate type is y unrounded, as an fp8 output quantizes it.
   }];
   let arguments = (ins Norm_Rows:$input, Optional<Norm_RowStats>:$mean,
                        Optional<Norm_RowStats>:$rstd,
@@ -139,7 +143,7 @@ def Norm_NormalizeOp : Norm_Op<"normalize", [Pure, AttrSizedOperandSegments,
                        Optional<Norm_Features>:$bias,
                        DefaultValuedAttr<F64Attr, "0.0">:$gain_offset,
                        OptionalAttr<TypeAttrOf<Norm_StorageFloat>>:$normalized_type);
-  let results = (outs Norm_Rows:$result);
+  let results = (outs Norm_AccRows:$result);
   let assemblyFormat = [{
     $input (`mean` $mean^)? (`rstd` $rstd^)? (`gain` $gain^)? (`bias` $bias^)?
     (`rounded` `to` $normalized_type^)?
@@ -178,14 +182,64 @@ def Norm_ConvertOp : Norm_Op<"convert", [Pure, DeclareOpInterfaceMethods<Norm_Vj
   let hasVerifier = 1;
 }
 
+def Norm_AmaxOp : Norm_Op<"amax", [Pure]> {
+  let summary = "Per-row largest magnitude, max_i |y[i]| over all d features";
+  let description = [{
+    NaN elements are ignored; a row of zeros and NaNs gives 0. The amax of
+    an fp8 output (contract section 7), in the operand's element type.
+
+    ```mlir
+    %a = norm.amax %y : tensor<?x4096xf32> -> tensor<?xf32>
+    ```
+  }];
+  let arguments = (ins Norm_AccRows:$input);
+  let results = (outs Norm_RowStats:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Norm_QuantizeOp : Norm_Op<"quantize", [Pure]> {
+  let summary = "q = round_fp8(y / s): an fp8 output with its scale";
+  let description = [{
+    The division runs in the operands' element type (the accumulate type);
+    the quotient is rounded to nearest even into the result's fp8 type,
+    saturating to its largest finite value (infinities too); NaN stays
+    NaN. `scale` has one element per row, or one (`tensor<1x...>`) for all
+    rows: a static scale.
+
+    ```mlir
+    %q = norm.quantize %y scale %s
+        : (tensor<?x64xf32>, tensor<?xf32>) -> tensor<?x64xf8E4M3FN>
+    ```
+  }];
+  let arguments = (ins Norm_AccRows:$input, Norm_RowStats:$scale);
+  let results = (outs Norm_Fp8Rows:$result);
+  let assemblyFormat = [{
+    $input `scale` $scale attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether one scale serves every row.
+    bool isStatic() {
+      return !::mlir::ShapedType::isDynamic(
+          ::llvm::cast<::mlir::RankedTensorType>(getScale().getType())
+              .getDimSize(0));
+    }
+  }];
+}
+
 def Norm_OutputOp : Norm_Op<"output", []> {
   let summary = "Names a value the kernel stores";
   let description = [{
-    `y`, `residual_out`, `dx`, `dresidual` ([rows, d]), `mean`, `rstd`
-    ([rows], f32) and `dgamma`, `dbeta` ([d], a `norm.sum_rows`).
+    `y`, `residual_out`, `dx`, `dresidual` ([rows, d]), `mean`, `rstd`,
+    `scale`, `amax` ([rows], f32) and `dgamma`, `dbeta` ([d], a
+    `norm.sum_rows`).
   }];
   let arguments = (ins StrAttr:$name,
-                       AnyTypeOf<[Norm_Rows, Norm_RowStats, Norm_Features]>:$value);
+                       AnyTypeOf<[Norm_Rows, Norm_Fp8Rows, Norm_RowStats,
+                                  Norm_Features]>:$value);
   let assemblyFormat = "$name `,` $value attr-dict `:` type($value)";
 }
 

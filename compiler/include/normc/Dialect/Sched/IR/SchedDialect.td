@@ -62,11 +62,14 @@ def Sched_ScratchType : Sched_Type<"Scratch", "scratch",
     "Static shared memory for the cross-warp step of reductions">;
 def Sched_AccumulatorType : Sched_Type<"Accumulator", "accumulator",
     "A running per-thread sum">;
+def Sched_ScalarType : Sched_Type<"Scalar", "scalar",
+    "A one-element global buffer that every row reads (a static scale)">;
 def Sched_PartialsType : Sched_Type<"Partials", "partials",
     "A [blocks, d] global buffer: one row of per-feature sums per block">;
 
 def Sched_AnyBuffer : AnyTypeOf<[Sched_RowsType, Sched_FeaturesType,
-                                 Sched_StatsType, Sched_PartialsType]>;
+                                 Sched_StatsType, Sched_ScalarType,
+                                 Sched_PartialsType]>;
 def Sched_RowOperand : AnyTypeOf<[Sched_RowType, Sched_FeaturesType]>;
 def Sched_ChunkSource : AnyTypeOf<[Sched_RowsType, Sched_FeaturesType]>;
 
@@ -81,6 +84,19 @@ def Sched_KeptStorage : I32EnumAttr<"KeptStorage",
     ]> {
   let cppNamespace = "::normc::sched";
 }
+
+def Sched_Combine : I32EnumAttr<"Combine",
+    "how a reduction combines its terms", [
+      // The sum.
+      I32EnumAttrCase<"sum", 0>,
+      // The largest term, NaN terms ignored, and at least 0: the amax of
+      // magnitudes.
+      I32EnumAttrCase<"max", 1>
+    ]> {
+  let cppNamespace = "::normc::sched";
+}
+def Sched_CombineOrSum
+    : DefaultValuedAttr<Sched_Combine, "::normc::sched::Combine::sum">;
 
 def Sched_ScheduleAttr : AttrDef<Sched_Dialect, "Schedule"> {
   let mnemonic = "schedule";

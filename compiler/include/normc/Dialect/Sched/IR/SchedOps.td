@@ -100,6 +100,16 @@ def Sched_LoadStatOp : Sched_Op<"load_stat"> {
   let hasVerifier = 1;
 }
 
+def Sched_LoadScalarOp : Sched_Op<"load_scalar"> {
+  let summary = "Reads the one element of a scalar buffer";
+  let arguments = (ins Arg<Sched_ScalarType, "", [MemRead]>:$source);
+  let results = (outs Sched_AccumulateFloat:$result);
+  let assemblyFormat = [{
+    $source attr-dict `:` qualified(type($source)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Sched_LoadRowOp : Sched_Op<"load_row", [
     TypesMatchWith<"row element type matches the buffer", "source", "result",
                    "::normc::sched::RowType::get($_self.getContext(), "
@@ -122,6 +132,10 @@ def Sched_MapOp : Sched_Op<"map", [
     element type. Arithmetic is `arith`/`math` on scalars; roundings are
     explicit `arith.truncf`/`arith.extf`. With `count`, features from count
     on are 0 (the gradient of statistics over a leading feature range).
+    A map used more than once is kept between the passes that read it,
+    unless it is marked `recompute`: then each pass computes it again from
+    its operands (an fp8 output's y, which would take an f32 row of
+    registers, is recomputed from the kept input).
 
     ```mlir
     %h = sched.map %x, %r : (!sched.row<bf16>, !sched.row<bf16>) -> !sched.row<bf16> {
@@ -132,12 +146,12 @@ def Sched_MapOp : Sched_Op<"map", [
     ```
   }];
   let arguments = (ins Variadic<Sched_RowOperand>:$inputs,
-                       Optional<I32>:$count);
+                       Optional<I32>:$count, UnitAttr:$recompute);
   let results = (outs Sched_RowType:$result);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $inputs (`count` $count^)? attr-dict `:` functional-type($inputs, $result)
-    $body
+    $inputs (`count` $count^)? (`recompute` $recompute^)? attr-dict `:`
+    functional-type($inputs, $result) $body
   }];
   let hasVerifier = 1;
 }
@@ -145,18 +159,21 @@ def Sched_MapOp : Sched_Op<"map", [
 def Sched_ReduceOp : Sched_Op<"reduce", [
     SingleBlock,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
-  let summary = "Sum of a per-feature expression over the first count features";
+  let summary = "Sum (or max) of a per-feature expression over count features";
   let description = [{
     The body, like `sched.map`'s, yields one term per feature in the
     kernel's accumulate type; the result is the sum of the terms of features
-    [0, count). Every thread of the row receives the total.
+    [0, count), or with `combine(max)` the largest of them, NaN terms
+    ignored, and at least 0 (an amax of magnitudes). Every thread of the
+    row receives the total.
   }];
-  let arguments = (ins Variadic<Sched_RowOperand>:$inputs, I32:$count);
+  let arguments = (ins Variadic<Sched_RowOperand>:$inputs, I32:$count,
+                       Sched_CombineOrSum:$combine);
   let results = (outs Sched_AccumulateFloat:$result);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $inputs `count` $count attr-dict `:` functional-type($inputs, $result)
-    $body
+    $inputs `count` $count (`combine` `(` $combine^ `)`)? attr-dict `:`
+    functional-type($inputs, $result) $body
   }];
   let hasVerifier = 1;
 }
@@ -351,17 +368,20 @@ def Sched_MapChunkOp : Sched_Op<"map_chunk", [Pure, HasParent<"ForChunksOp">,
 
 def Sched_AccumulatorOp : Sched_Op<"accumulator", [
     HasParent<"ForRowGroupsOp">, MemoryEffects<[MemAlloc]>]> {
-  let summary = "A per-thread running sum, zero at the start of each row";
+  let summary = "A per-thread running sum (or max), zero at each row's start";
   let description = [{
     `compensated` keeps a second term with the rounding error of each
     addition (Knuth's TwoSum), so that the sum of a row whose mean is
-    large against its spread stays accurate.
+    large against its spread stays accurate. With `combine(max)` it keeps
+    the largest term instead (see sched.reduce).
   }];
-  let arguments = (ins UnitAttr:$compensated);
+  let arguments = (ins UnitAttr:$compensated, Sched_CombineOrSum:$combine);
   let results = (outs Sched_AccumulatorType:$result);
   let assemblyFormat = [{
-    (`compensated` $compensated^)? attr-dict `:` qualified(type($result))
+    (`compensated` $compensated^)? (`combine` `(` $combine^ `)`)? attr-dict
+    `:` qualified(type($result))
   }];
+  let hasVerifier = 1;
 }
 
 def Sched_AccumulateOp : Sched_Op<"accumulate", [HasParent<"ForChunksOp">,
@@ -390,15 +410,19 @@ def Sched_ReadAccumulatorOp : Sched_Op<"read_accumulator", [
 
 def Sched_WarpSumOp : Sched_Op<"warp_sum", [HasParent<"ForRowGroupsOp">,
     AllTypesMatch<["value", "result"]>]> {
-  let summary = "Butterfly sum over groups of `lanes` lanes of a warp";
+  let summary = "Butterfly sum (or max) over groups of `lanes` lanes of a warp";
   let description = [{
     Warp shuffles (xor, offsets lanes/2 ... 1) with the full-warp mask;
     every lane receives its group's total. Not `Pure`: it is convergent and
     must not move.
   }];
-  let arguments = (ins Sched_AccumulateFloat:$value, I64Attr:$lanes);
+  let arguments = (ins Sched_AccumulateFloat:$value, I64Attr:$lanes,
+                       Sched_CombineOrSum:$combine);
   let results = (outs Sched_AccumulateFloat:$result);
-  let assemblyFormat = "$value `lanes` `(` $lanes `)` attr-dict `:` type($result)";
+  let assemblyFormat = [{
+    $value `lanes` `(` $lanes `)` (`combine` `(` $combine^ `)`)? attr-dict `:`
+    type($result)
+  }];
   let hasVerifier = 1;
 }
 
@@ -414,11 +438,13 @@ def Sched_ScratchWriteOp : Sched_Op<"scratch_write", [
 }
 
 def Sched_ScratchSumOp : Sched_Op<"scratch_sum", [HasParent<"ForRowGroupsOp">]> {
-  let summary = "Every thread of a row adds its row's warp sums, in order";
-  let arguments = (ins Arg<Sched_ScratchType, "", [MemRead]>:$scratch);
+  let summary = "Every thread of a row adds (or maxes) its row's warp sums, in order";
+  let arguments = (ins Arg<Sched_ScratchType, "", [MemRead]>:$scratch,
+                       Sched_CombineOrSum:$combine);
   let results = (outs Sched_AccumulateFloat:$result);
   let assemblyFormat = [{
-    $scratch attr-dict `:` qualified(type($scratch)) `->` type($result)
+    $scratch (`combine` `(` $combine^ `)`)? attr-dict `:`
+    qualified(type($scratch)) `->` type($result)
   }];
   let hasVerifier = 1;
 }
