@@ -184,3 +184,42 @@ norm.spec @rounded_to_a_non_storage_type {
   %y = norm.normalize %x rstd %r rounded to f64 : (tensor<?x8xf32>, tensor<?xf32>) -> tensor<?x8xf32>
   norm.output "y", %y : tensor<?x8xf32>
 }
+
+// -----
+
+norm.spec @amax_of_another_type {
+  %x = norm.input "x" : tensor<?x8xf32>
+  // expected-error @+1 {{result must have the operand's element type 'f32'}}
+  %a = norm.amax %x : tensor<?x8xf32> -> tensor<?xf64>
+  norm.output "amax", %a : tensor<?xf64>
+}
+
+// -----
+
+norm.spec @quantize_scale_type {
+  %x = norm.input "x" : tensor<?x8xf32>
+  %s = norm.input "s" : tensor<?xf64>
+  // expected-error @+1 {{scale must have the operand's element type 'f32', got 'f64'}}
+  %q = norm.quantize %x scale %s : (tensor<?x8xf32>, tensor<?xf64>) -> tensor<?x8xf8E4M3FN>
+  norm.output "y", %q : tensor<?x8xf8E4M3FN>
+}
+
+// -----
+
+norm.spec @static_scale_of_two {
+  %x = norm.input "x" : tensor<?x8xf32>
+  %s = norm.input "s" : tensor<2xf32>
+  // expected-error @+1 {{a static scale has one element, got 2}}
+  %q = norm.quantize %x scale %s : (tensor<?x8xf32>, tensor<2xf32>) -> tensor<?x8xf8E4M3FN>
+  norm.output "y", %q : tensor<?x8xf8E4M3FN>
+}
+
+// -----
+
+norm.spec @quantize_to_bf16 {
+  %x = norm.input "x" : tensor<?x8xf32>
+  %a = norm.amax %x : tensor<?x8xf32> -> tensor<?xf32>
+  // expected-error @+1 {{result #0 must be 2D tensor of f8E4M3FN type or f8E5M2 type values}}
+  %q = norm.quantize %x scale %a : (tensor<?x8xf32>, tensor<?xf32>) -> tensor<?x8xbf16>
+  norm.output "y", %q : tensor<?x8xbf16>
+}

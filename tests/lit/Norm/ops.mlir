@@ -82,3 +82,24 @@ norm.spec @generic {
   norm.output "t", %t : tensor<?xf32>
   norm.output "dgamma", %dg : tensor<8xbf16>
 }
+
+// An fp8 output: y unrounded in the accumulate type, its per-row amax, the
+// scale as a per-row map, and the quotient rounded to fp8.
+// CHECK-LABEL: norm.spec @rms_fp8
+// CHECK:         %[[Y:.*]] = norm.normalize %{{.*}} rstd %{{.*}} : (tensor<?x16xbf16>, tensor<?xf32>) -> tensor<?x16xf32>
+// CHECK:         %[[A:.*]] = norm.amax %[[Y]] : tensor<?x16xf32> -> tensor<?xf32>
+// CHECK:         norm.quantize %[[Y]] scale %{{.*}} : (tensor<?x16xf32>, tensor<?xf32>) -> tensor<?x16xf8E4M3FN>
+// CHECK:         norm.quantize %[[Y]] scale %{{.*}} : (tensor<?x16xf32>, tensor<1xf32>) -> tensor<?x16xf8E5M2>
+norm.spec @rms_fp8 {
+  %x = norm.input "x" : tensor<?x16xbf16>
+  %one = norm.input "static_scale" : tensor<1xf32>
+  %s = norm.moment %x fraction 1.0 variance biased : tensor<?x16xbf16> -> tensor<?xf32>
+  %r = norm.rstd %s epsilon 1.0e-6 placement inside_sqrt : tensor<?xf32>
+  %y = norm.normalize %x rstd %r : (tensor<?x16xbf16>, tensor<?xf32>) -> tensor<?x16xf32>
+  %a = norm.amax %y : tensor<?x16xf32> -> tensor<?xf32>
+  %q = norm.quantize %y scale %a : (tensor<?x16xf32>, tensor<?xf32>) -> tensor<?x16xf8E4M3FN>
+  %q2 = norm.quantize %y scale %one : (tensor<?x16xf32>, tensor<1xf32>) -> tensor<?x16xf8E5M2>
+  norm.output "y", %q : tensor<?x16xf8E4M3FN>
+  norm.output "y2", %q2 : tensor<?x16xf8E5M2>
+  norm.output "amax", %a : tensor<?xf32>
+}

@@ -125,7 +125,7 @@ sched.kernel @duplicate accumulate(f32) {
 // -----
 
 sched.kernel @element_type accumulate(f32) {
-  // expected-error @+1 {{element type must be f32, f16 or bf16, got 'i8'}}
+  // expected-error @+1 {{element type must be f32, f16, bf16, f8E4M3FN or f8E5M2, got 'i8'}}
   %x = sched.buffer "x" : !sched.rows<i8>
 }
 
@@ -309,4 +309,57 @@ sched.kernel @chunk_outside_loop cols(64) accumulate(f32) schedule(#sched.schedu
     // expected-error @+1 {{expects parent op 'sched.for_chunks'}}
     %c = sched.load_chunk %x : !sched.rows<f32> -> !sched.chunk<f32>
   }
+}
+
+// -----
+
+sched.kernel @compensated_max accumulate(f32) {
+  sched.for_row_groups {
+    // expected-error @+1 {{compensation applies to sums only}}
+    %a = sched.accumulator compensated combine(max) : !sched.accumulator<f32>
+  }
+}
+
+// -----
+
+sched.kernel @scalar_of_another_type accumulate(f32) {
+  %s = sched.buffer "s" : !sched.scalar<f32>
+  // expected-error @+1 {{reads a scalar of 'f32' as 'f64'}}
+  %v = sched.load_scalar %s : !sched.scalar<f32> -> f64
+}
+
+// -----
+
+sched.kernel @fp8_arithmetic accumulate(f32) {
+  %x = sched.buffer "x" : !sched.rows<f8E4M3FN>
+  %row = sched.load_row %x : !sched.rows<f8E4M3FN>
+  %out = sched.map %row : (!sched.row<f8E4M3FN>) -> !sched.row<f8E4M3FN> {
+  ^bb0(%v: f8E4M3FN):
+    // expected-error @+1 {{result type 'f8E4M3FN' cannot be emitted}}
+    %t = arith.addf %v, %v : f8E4M3FN
+    sched.yield %t : f8E4M3FN
+  }
+  sched.store_row %out, %x : !sched.row<f8E4M3FN>, !sched.rows<f8E4M3FN>
+}
+
+// -----
+
+sched.kernel @ordered_comparison accumulate(f32) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  %row = sched.load_row %x : !sched.rows<f32>
+  %out = sched.map %row : (!sched.row<f32>) -> !sched.row<f32> {
+  ^bb0(%v: f32):
+    // expected-error @+1 {{cannot be emitted as CUDA}}
+    %z = arith.cmpf olt, %v, %v : f32
+    %t = arith.select %z, %v, %v : f32
+    sched.yield %t : f32
+  }
+  sched.store_row %out, %x : !sched.row<f32>, !sched.rows<f32>
+}
+
+// -----
+
+sched.kernel @fp8_features accumulate(f32) {
+  // expected-error @+1 {{element type must be f32, f16 or bf16, got 'f8E4M3FN'}}
+  %g = sched.buffer "gamma" : !sched.features<f8E4M3FN>
 }
