@@ -135,4 +135,15 @@ bool fp8Accepts(Fp8 format, double q, double scaled) {
          std::fabs(scaled - midpoint) <= std::ldexp(std::fabs(midpoint), -12);
 }
 
+bool fp8AcceptsWithin(Fp8 format, double q, double yRef, double s,
+                      double conditioning) {
+  if (fp8Accepts(format, q, yRef / s))
+    return true;
+  // Rounding is monotone: the roundings of the interval lie between those
+  // of its ends.
+  double a = roundToFp8(format, (yRef - conditioning) / s);
+  double b = roundToFp8(format, (yRef + conditioning) / s);
+  return std::min(a, b) <= q && q <= std::max(a, b);
+}
+
 } // namespace normc::reference

@@ -46,16 +46,25 @@ CaseData test::makeCase(const dsl::Spec &spec, int64_t rows, int64_t d,
     c.gamma = draw(d, spec.params.value, 1.0, 0.1);
   if (spec.bias.value)
     c.beta = draw(d, spec.params.value, 0.0, 0.1);
+  if (spec.quantized() &&
+      spec.quantizeScale.value == dsl::QuantizeScale::Static)
+    c.staticScale = {std::ldexp(1.0, -6)};
   return c;
 }
 
-double Grade::worst() const { return std::max({y, residualOut, mean, rstd}); }
+double Grade::worst() const {
+  return std::max({y, residualOut, mean, rstd, scale});
+}
 
 std::string Grade::str() const {
-  char text[160];
-  std::snprintf(text, sizeof text,
-                "y %.3g, residual_out %.3g, mean %.3g, rstd %.3g", y,
-                residualOut, mean, rstd);
+  char text[256];
+  int n = std::snprintf(text, sizeof text,
+                        "y %.3g, residual_out %.3g, mean %.3g, rstd %.3g", y,
+                        residualOut, mean, rstd);
+  if (fp8Values)
+    std::snprintf(text + n, sizeof text - n,
+                  ", scale %.3g, fp8 %zu of %zu exact, %zu wrong", scale,
+                  fp8Exact, fp8Values, fp8Wrong);
   return text;
 }
 
@@ -107,7 +116,48 @@ RunInputs test::inputsOf(const CaseData &data) {
   in.gamma = ptr(data.gamma);
   in.beta = ptr(data.beta);
   in.xStride = in.residualStride = data.xStride;
+  in.staticScale = ptr(data.staticScale);
   return in;
+}
+
+/// Contract section 7 for an fp8 y: each value against y_ref / s with the
+/// kernel's own s, and the scales (or the amax) against the reference's.
+static void gradeFp8(const dsl::Spec &spec, const CaseData &data,
+                     const reference::Outputs &ref, const RunOutputs &got,
+                     const Leeway &leeway, Grade &grade) {
+  bool isStatic = !data.staticScale.empty();
+  reference::Quantization want = reference::quantization(
+      spec, ref, data.rows, data.d, isStatic ? data.staticScale[0] : 1.0);
+  const std::vector<double> &scales = isStatic ? got.amax : got.scale;
+  EXPECT_EQ(scales.size(), size_t(data.rows));
+  EXPECT_EQ(got.y.size(), ref.y.size());
+  if (scales.size() != size_t(data.rows) || got.y.size() != ref.y.size()) {
+    grade.y = grade.scale = INFINITY;
+    return;
+  }
+  if (isStatic) {
+    grade.scale = worstOf(got.amax, want.amax, dsl::DType::F32, leeway);
+  } else {
+    for (int64_t row = 0; row < data.rows; ++row) {
+      double bound = std::ldexp(std::fabs(want.scale[row]), -16) *
+                     leeway.roundoffRatio * leeway.depth;
+      double error = std::fabs(got.scale[row] - want.scale[row]);
+      grade.scale = std::max(grade.scale, error == 0 ? 0.0 : error / bound);
+    }
+  }
+  reference::Fp8 format = *reference::fp8Of(spec.output.value);
+  for (size_t i = 0; i < got.y.size(); ++i) {
+    double s = isStatic ? data.staticScale[0] : got.scale[i / data.d];
+    double scaled = ref.y[i] / s, q = got.y[i];
+    ++grade.fp8Values;
+    if (q == reference::roundToFp8(format, scaled) ||
+        (std::isnan(q) && std::isnan(scaled)))
+      ++grade.fp8Exact;
+    else if (!reference::fp8AcceptsWithin(format, q, ref.y[i], s,
+                                          ref.yConditioning[i]))
+      ++grade.fp8Wrong;
+  }
+  grade.y = grade.fp8Wrong ? INFINITY : 0;
 }
 
 Grade test::grade(const dsl::Spec &spec, const CaseData &data,
@@ -125,7 +175,11 @@ Grade test::grade(const dsl::Spec &spec, const CaseData &data,
 
   Leeway leeway = leewayOf(spec, data.d);
   Grade grade;
-  grade.y = worstOf(got.y, ref.y, spec.output.value, leeway, ref.yConditioning);
+  if (spec.quantized())
+    gradeFp8(spec, data, ref, got, leeway, grade);
+  else
+    grade.y =
+        worstOf(got.y, ref.y, spec.output.value, leeway, ref.yConditioning);
   grade.residualOut =
       worstOf(got.residualOut, ref.residualOut, spec.input.value, leeway);
   grade.mean = worstOf(got.mean, ref.mean, dsl::DType::F32, leeway);

@@ -37,10 +37,12 @@ dsl::Spec loadShippedSpec(const std::string &name);
 struct CaseData {
   int64_t rows = 0, d = 0, xStride = 0;
   std::vector<double> x, residual, gamma, beta;
+  std::vector<double> staticScale; // [1], for an fp8 output's static scale
 };
 
 /// x, residual ~ N(0, scale), gamma ~ N(1, 0.1), beta ~ N(0, 0.1), rounded
-/// to the spec's types; rows of x and residual are `xStride` apart.
+/// to the spec's types; rows of x and residual are `xStride` apart. A static
+/// fp8 scale is 2^-6 (a few values of E4M3 saturate).
 CaseData makeCase(const dsl::Spec &spec, int64_t rows, int64_t d, uint64_t seed,
                   double scale = 1.0, int64_t xStride = 0);
 
@@ -57,9 +59,14 @@ struct Leeway {
 };
 Leeway leewayOf(const dsl::Spec &spec, int64_t d);
 
-/// Worst error fraction per output (y, residual_out, mean, rstd).
+/// Worst error fraction per output (y, residual_out, mean, rstd). For an
+/// fp8 output (contract section 7), y is 0 when every value is accepted and
+/// +inf otherwise, `scale` grades the scales (2^-16 relatively) or the amax
+/// (as f32), and the counts say how many values are the reference's own
+/// rounding of y_ref / s.
 struct Grade {
-  double y = 0, residualOut = 0, mean = 0, rstd = 0;
+  double y = 0, residualOut = 0, mean = 0, rstd = 0, scale = 0;
+  size_t fp8Values = 0, fp8Exact = 0, fp8Wrong = 0;
   double worst() const;
   std::string str() const;
 };

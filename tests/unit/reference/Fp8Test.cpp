@@ -154,6 +154,21 @@ TEST_P(Fp8Rounding, AcceptsEitherNeighbourOnlyNearAMidpoint) {
   EXPECT_TRUE(fp8Accepts(format, fp8Max(format), 1e9));
 }
 
+TEST_P(Fp8Rounding, AcceptsTheRoundingOfAnyYWithinItsConditioning) {
+  const Fp8 format = GetParam();
+  // 1.5 and 1.625 (E4M3) or 1.5 and 1.75 (E5M2) are neighbours; 40% of the
+  // way up rounds down, but a y within 20% of the gap (times s) may round up.
+  const double s = 0.25, lo = 1.5, hi = format == Fp8::E4M3 ? 1.625 : 1.75;
+  const double y = (lo + (hi - lo) * 0.4) * s;
+  EXPECT_FALSE(fp8AcceptsWithin(format, hi, y, s, 0));
+  EXPECT_TRUE(fp8AcceptsWithin(format, lo, y, s, 0));
+  EXPECT_TRUE(fp8AcceptsWithin(format, hi, y, s, (hi - lo) * 0.2 * s));
+  // Not two codes away, and not a value that is no rounding of the range.
+  EXPECT_FALSE(fp8AcceptsWithin(format, hi + (hi - lo), y, s,
+                                (hi - lo) * 0.2 * s));
+  EXPECT_FALSE(fp8AcceptsWithin(format, hi, y, s, (hi - lo) * 0.05 * s));
+}
+
 INSTANTIATE_TEST_SUITE_P(Formats, Fp8Rounding,
                          ::testing::Values(Fp8::E4M3, Fp8::E5M2),
                          [](const auto &info) {

@@ -93,6 +93,13 @@ double roundToFp8(Fp8 format, double v);
 /// midpoint between q and that value.
 bool fp8Accepts(Fp8 format, double q, double scaled);
 
+/// fp8Accepts(format, q, yRef / s), where y_ref is known only up to
+/// `conditioning` (Outputs::yConditioning: the roundings of mu and of
+/// affine.normalized's n that no f32 evaluation avoids); q may then also
+/// be the rounding of any value within it, divided by s.
+bool fp8AcceptsWithin(Fp8 format, double q, double yRef, double s,
+                      double conditioning);
+
 /// Contract section 7 per row of a quantized spec, from evaluate's y: the
 /// amax (the largest |y[i]| of the row, NaN ignored, 0 for none) and the
 /// scale (amax / fp8Max, 1 when amax is 0; with scale = "static",
