@@ -59,6 +59,16 @@ SpecCompilation::~SpecCompilation() = default;
 std::unique_ptr<SpecCompilation>
 SpecCompilation::create(const dsl::Spec &spec, std::optional<int64_t> cols,
                         std::string &errors, const Program &program) {
+  if (program.backward && spec.quantized()) {
+    errors +=
+        dsl::Diagnostic{dsl::Severity::Error, spec.output.loc,
+                        "an fp8 output (\"" +
+                            std::string(dsl::toString(spec.output.value)) +
+                            "\") has no backward (contract section 7)"}
+            .str() +
+        "\n";
+    return nullptr;
+  }
   std::unique_ptr<SpecCompilation> compilation(new SpecCompilation());
   State &state = *compilation->state;
   state.errors = &errors;

@@ -11,8 +11,9 @@ std::optional<normc::Pack> normc::buildPack(const dsl::Spec &spec,
   pack.specToml = spec.canonical();
   pack.cols = cols;
   std::vector<Program> programs = {Program::forward()};
-  for (const Program &p : Program::backwards(spec.residualAdd.value))
-    programs.push_back(p);
+  if (!spec.quantized()) // fp8 outputs have no backward (contract section 7)
+    for (const Program &p : Program::backwards(spec.residualAdd.value))
+      programs.push_back(p);
   for (const Program &program : programs) {
     std::unique_ptr<SpecCompilation> compilation =
         SpecCompilation::create(spec, cols, errors, program);

@@ -14,11 +14,14 @@ using namespace normc;
 
 namespace {
 
-void expectEveryCandidateCompiles(const char *name,
-                                  std::optional<int64_t> cols) {
+/// `output`: the spec turned to this (fp8) output type.
+void expectEveryCandidateCompiles(const char *name, std::optional<int64_t> cols,
+                                  std::optional<dsl::DType> output = {}) {
   dsl::SpecParseResult parsed =
       dsl::parseSpecFile(std::string(NORMC_SPECS_DIR) + "/" + name + ".toml");
   ASSERT_TRUE(parsed.spec);
+  if (output)
+    parsed.spec->output.value = *output;
   std::string errors;
   std::optional<Pack> pack = buildPack(*parsed.spec, cols, errors);
   ASSERT_TRUE(pack) << errors;
@@ -42,6 +45,15 @@ TEST(PackCompile, FusedAddRmsNormAnyD) {
 
 TEST(PackCompile, PartialLayerNormFixedD) {
   expectEveryCandidateCompiles("partial_layernorm", 4096);
+}
+
+TEST(PackCompile, Fp8LayerNormFixedD) {
+  expectEveryCandidateCompiles("layernorm", 4096, dsl::DType::F8E4M3);
+}
+
+TEST(PackCompile, Fp8FusedAddRmsNormAnyD) {
+  expectEveryCandidateCompiles("fused_add_rmsnorm", std::nullopt,
+                               dsl::DType::F8E5M2);
 }
 
 } // namespace

@@ -369,6 +369,62 @@ TEST_F(RuntimeApi, BackwardRunsOnTheCpuDevice) {
     EXPECT_NEAR(dgamma[i], dgammaRef[i], 1e-5 * (std::fabs(dgammaRef[i]) + 1));
 }
 
+// Contract section 7 through the API: y of the fp8 type (decoded by the
+// toolkit's conversion), the scales or the amax, and what it refuses.
+TEST_F(RuntimeApi, Fp8OutputsWriteTheirScales) {
+  Runtime runtime(cpu());
+  const int64_t rows = 3, d = 100;
+  std::vector<float> x(rows * d), gamma(d, 1.0f);
+  for (int64_t i = 0; i < rows * d; ++i)
+    x[i] = std::sin(0.37 * i) * 3;
+  std::vector<unsigned char> y(rows * d);
+  std::vector<float> scale(rows), amax(rows);
+  ForwardArgs a;
+  a.rows = rows;
+  a.d = d;
+  a.x = x.data();
+  a.gamma = gamma.data();
+  a.y = y.data();
+
+  Norm row = runtime.loadSpecString(std::string(kRmsNorm) +
+                                    "[dtypes]\noutput = \"f8e4m3\"\n");
+  EXPECT_EQ(row.signature().output, "f8e4m3");
+  EXPECT_EQ(row.signature().quantizeScale, "row");
+  EXPECT_THROW(row.forward(a), Error); // no scale buffer
+  a.scale = scale.data();
+  row.forward(a);
+  std::vector<double> q = host::decode("f8e4m3", y.data(), y.size());
+  for (int64_t r = 0; r < rows; ++r) {
+    double largest = 0;
+    for (int64_t i = 0; i < d; ++i)
+      largest = std::max(largest, std::fabs(q[r * d + i]));
+    EXPECT_EQ(largest, 448.0) << r; // the amax element is scaled to the top
+    EXPECT_GT(scale[r], 0.0f);
+  }
+  BackwardArgs b;
+  b.rows = rows;
+  b.d = d;
+  EXPECT_THROW(row.backward(b), Error);
+
+  Norm fixed = runtime.loadSpecString(
+      std::string(kRmsNorm) +
+      "[dtypes]\noutput = \"f8e5m2\"\n[quantize]\nscale = \"static\"\n");
+  EXPECT_EQ(fixed.signature().quantizeScale, "static");
+  const float one = 1.0f / 1024;
+  a.scale = nullptr;
+  a.staticScale = &one;
+  a.amax = amax.data();
+  fixed.forward(a);
+  q = host::decode("f8e5m2", y.data(), y.size());
+  for (int64_t r = 0; r < rows; ++r) {
+    double largest = 0;
+    for (int64_t i = 0; i < d; ++i)
+      largest = std::max(largest, std::fabs(q[r * d + i] * one));
+    // The amax is y's; the values are y / s, rounded to 3 significant bits.
+    EXPECT_NEAR(largest, amax[r], amax[r] * 0.13) << r;
+  }
+}
+
 TEST_F(RuntimeApi, NoRowsNeedNoRowBuffers) {
   // Empty tensors may have no storage: with rows = 0, x, y and dx may be
   // null. The backward still writes dgamma, the sum over no rows.
