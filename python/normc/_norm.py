@@ -78,6 +78,7 @@ class Signature:
     centered: bool
     scaled: bool
     gain_offset: float
+    quantize_scale: str
     canonical: str
 
     @classmethod
@@ -108,7 +109,11 @@ class Norm:
     (normc.shipped_specs()). An invalid spec is a ValueError with normc's
     positioned diagnostics. Calls return y, or the tuple (y, residual_out,
     mean, rstd) of what the spec stores; they are differentiable with
-    respect to x, residual, gamma and beta.
+    respect to x, residual, gamma and beta. With an fp8 output (contract
+    section 7) y is torch.float8_e4m3fn or torch.float8_e5m2 and the tuple
+    is (y, scale or amax, residual_out, mean, rstd); a static scale is the
+    keyword `scale`, a float32 tensor of shape [1]. fp8 outputs have no
+    backward.
     """
 
     def __init__(self, spec: Union[str, os.PathLike]):
@@ -127,7 +132,8 @@ class Norm:
         return f"normc.Norm({self.name!r})"
 
     def __call__(self, x: Tensor, *, residual: Optional[Tensor] = None,
-                 gamma: Optional[Tensor] = None, beta: Optional[Tensor] = None):
+                 gamma: Optional[Tensor] = None, beta: Optional[Tensor] = None,
+                 scale: Optional[Tensor] = None):
         sig = self.signature
         if not isinstance(x, Tensor):
             raise TypeError(f"x must be a torch.Tensor, got {type(x).__name__}")
@@ -145,6 +151,14 @@ class Norm:
                 raise ValueError(f"{name} is not an input of spec '{self.name}'")
             if value is not None:
                 _check_tensor(name, value, x, _op.DTYPES[dtype], shape)
+        static = sig.quantize_scale == "static"
+        if static and scale is None:
+            raise ValueError(f"scale is required by spec '{self.name}' "
+                             "([quantize] scale = \"static\")")
+        if not static and scale is not None:
+            raise ValueError(f"scale is not an input of spec '{self.name}'")
+        if scale is not None:
+            _check_tensor("scale", scale, x, torch.float32, (1,))
         # Without autograd in eager mode the dispatcher adds nothing but its
         # cost, about 17 us a call (bench/python_overhead.py); torch.compile
         # and autograd go through the custom op.
@@ -152,8 +166,11 @@ class Norm:
             torch.is_grad_enabled() and any(
                 t is not None and t.requires_grad for t in (x, residual, gamma, beta)))
         op = _op.forward_impl if direct else torch.ops.normc.forward
-        y, residual_out, mean, rstd = op(self.key, x, residual, gamma, beta)
+        y, quantized, residual_out, mean, rstd = op(
+            self.key, x, residual, gamma, beta, scale)
         outputs = [y]
+        if sig.quantize_scale:
+            outputs.append(quantized)
         if sig.residual_out:
             outputs.append(residual_out)
         if sig.mean:

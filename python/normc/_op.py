@@ -1,7 +1,8 @@
 """The torch.library custom ops normc::forward and normc::backward.
 
 Both take the spec as a key into the registry of loaded specs (a string, so
-torch.compile can trace them as graph constants) and return four tensors:
+torch.compile can trace them as graph constants) and return a fixed tuple
+of tensors (forward: y, the fp8 scale or amax, residual_out, mean, rstd):
 absent outputs are empty tensors, so that every spec has the same schema.
 The fake (meta) implementations give torch.compile the output shapes; the
 autograd formula calls normc::backward, which runs the backward kernels
@@ -17,7 +18,8 @@ from . import _runtime
 # Loaded specs by key (see _norm.Norm); a key names one canonical spec.
 registry: Dict[str, "object"] = {}
 
-DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
+          "f8e4m3": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2}
 
 
 def rows_view(t: Tensor, d: int) -> Tensor:
@@ -59,13 +61,15 @@ def _absent(like: Tensor) -> Tensor:
     return like.new_empty(0)
 
 
-def _forward_outputs(key: str, x: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+def _forward_outputs(key: str, x: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
     sig = registry[key].signature
     lead = x.shape[:-1]
     y = x.new_empty(x.shape, dtype=DTYPES[sig.output])
     residual_out = x.new_empty(x.shape) if sig.residual_out else _absent(x)
     stat = lambda on: x.new_empty(lead, dtype=torch.float32) if on else _absent(x)
-    return y, residual_out, stat(sig.mean), stat(sig.rstd)
+    # An fp8 output's per-row scale, or with a static scale its amax.
+    return (y, stat(bool(sig.quantize_scale)), residual_out, stat(sig.mean),
+            stat(sig.rstd))
 
 
 def forward_impl(
@@ -74,17 +78,22 @@ def forward_impl(
     residual: Optional[Tensor],
     gamma: Optional[Tensor],
     beta: Optional[Tensor],
-) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
-    y, residual_out, mean, rstd = _forward_outputs(key, x)
+    static_scale: Optional[Tensor],
+) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
+    y, scale, residual_out, mean, rstd = _forward_outputs(key, x)
     d = x.shape[-1]
     rows = x.numel() // d
     if rows:
         a = _Launch()
+        static = registry[key].signature.quantize_scale == "static"
         _runtime.kernel(key, x.device).forward(
             rows, d, *a.rows(x, d), *a.rows(residual, d), a.vector(gamma),
             a.vector(beta), a.vector(y), a.vector(residual_out), a.vector(mean),
-            a.vector(rstd), _stream(x))
-    return y, residual_out, mean, rstd
+            a.vector(rstd), _stream(x),
+            scale=0 if static else a.vector(scale),
+            static_scale=a.vector(static_scale),
+            amax=a.vector(scale) if static else 0)
+    return y, scale, residual_out, mean, rstd
 
 
 forward = torch.library.custom_op(
@@ -92,7 +101,7 @@ forward = torch.library.custom_op(
 
 
 @forward.register_fake
-def _(key, x, residual, gamma, beta):
+def _(key, x, residual, gamma, beta, static_scale):
     return _forward_outputs(key, x)
 
 
@@ -141,8 +150,8 @@ def _(key, x, residual, gamma, dy, dresidual_out, mean, rstd):
 
 
 def _setup_context(ctx, inputs, output):
-    key, x, residual, gamma, _ = inputs
-    _, _, mean, rstd = output
+    key, x, residual, gamma, _, _ = inputs
+    _, _, _, mean, rstd = output
     sig = registry[key].signature
     ctx.key = key
     # Saved statistics spare the backward their recomputation.
@@ -152,15 +161,20 @@ def _setup_context(ctx, inputs, output):
         rstd if sig.rstd and sig.scaled else None)
 
 
-def _backward(ctx, dy, dresidual_out, dmean, drstd):
-    # The saved statistics are outputs without a gradient (docs/python.md).
+def _backward(ctx, dy, dscale, dresidual_out, dmean, drstd):
+    # The saved statistics and scales are outputs without a gradient
+    # (docs/python.md).
     x, residual, gamma, mean, rstd = ctx.saved_tensors
     sig = registry[ctx.key].signature
+    if sig.quantize_scale:
+        raise RuntimeError(f"normc: spec '{registry[ctx.key].name}' has an fp8 "
+                           f"output ({sig.output}), which has no backward "
+                           "(contract section 7)")
     dx, dresidual, dgamma, dbeta = backward(
         ctx.key, x, residual, gamma, dy,
         dresidual_out if sig.residual_out else None, mean, rstd)
     return (None, dx, dresidual if sig.residual else None,
-            dgamma if sig.gamma else None, dbeta if sig.beta else None)
+            dgamma if sig.gamma else None, dbeta if sig.beta else None, None)
 
 
 torch.library.register_autograd("normc::forward", _backward, setup_context=_setup_context)

@@ -61,7 +61,8 @@ void forward(const normc::Norm &norm, int64_t rows, int64_t d, uintptr_t x,
              int64_t xStride, uintptr_t residual, int64_t residualStride,
              uintptr_t gamma, uintptr_t beta, uintptr_t y,
              uintptr_t residualOut, uintptr_t mean, uintptr_t rstd,
-             uintptr_t stream, const std::string &schedule) {
+             uintptr_t stream, const std::string &schedule, uintptr_t scale,
+             uintptr_t staticScale, uintptr_t amax) {
   auto a = rowArgs<normc::ForwardArgs>(rows, d, x, xStride, residual,
                                        residualStride, gamma);
   a.beta = pointer<const void>(beta);
@@ -69,6 +70,9 @@ void forward(const normc::Norm &norm, int64_t rows, int64_t d, uintptr_t x,
   a.residualOut = pointer<void>(residualOut);
   a.mean = pointer<float>(mean);
   a.rstd = pointer<float>(rstd);
+  a.scale = pointer<float>(scale);
+  a.staticScale = pointer<const float>(staticScale);
+  a.amax = pointer<float>(amax);
   if (schedule.empty())
     norm.forward(a, pointer<void>(stream));
   else
@@ -122,6 +126,7 @@ NB_MODULE(_normc, m) {
       .def_ro("centered", &normc::NormSignature::centered)
       .def_ro("scaled", &normc::NormSignature::scaled)
       .def_ro("gain_offset", &normc::NormSignature::gainOffset)
+      .def_ro("quantize_scale", &normc::NormSignature::quantizeScale)
       .def_ro("canonical", &normc::NormSignature::canonical);
 
   // Addresses are integers (tensor.data_ptr()), 0 for an absent argument;
@@ -132,6 +137,7 @@ NB_MODULE(_normc, m) {
       .def("forward", &forward, "rows"_a, "d"_a, "x"_a, "x_stride"_a,
            "residual"_a, "residual_stride"_a, "gamma"_a, "beta"_a, "y"_a,
            "residual_out"_a, "mean"_a, "rstd"_a, "stream"_a, "schedule"_a = "",
+           "scale"_a = 0, "static_scale"_a = 0, "amax"_a = 0,
            nb::call_guard<nb::gil_scoped_release>())
       .def("backward", &backward, "rows"_a, "d"_a, "x"_a, "x_stride"_a,
            "residual"_a, "residual_stride"_a, "gamma"_a, "dy"_a, "dy_stride"_a,
