@@ -5,11 +5,14 @@
 //   cold compile, spec -> CUBIN (MLIR pipeline + NVRTC)      < 250 ms
 //   disk hit (a new process: spec parse, cached kernel load)  < 2 ms
 //   in-memory hit (kernel lookup for a known shape)           < 5 us
-// and the tuner's overhead for one shape on the CPU device.
+// and the tuner's overhead for one shape on the CPU device, and the NVRTC
+// part of a tuned first call (every candidate compiled, in parallel as the
+// tuner does)                                                < 1 s
 //
 //   build/bench/normc-runtime-bench
 //
 //===----------------------------------------------------------------------===//
+#include "Tuner.h"
 #include "normc/Frontend/SpecCompiler.h"
 #include "normc/Runtime/DiskCache.h"
 #include "normc/Runtime/Nvrtc.h"
@@ -17,9 +20,11 @@
 
 #include <benchmark/benchmark.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <stdexcept>
+#include <thread>
 
 using namespace normc;
 
@@ -116,6 +121,36 @@ void BM_TunerOverheadCpu(benchmark::State &state) {
     benchmark::DoNotOptimize(norm.tune(1024, 64));
 }
 
+/// The NVRTC part of a tuned first call: every forward candidate for
+/// d = 4096 compiled to a CUBIN, on one thread (argument 1) or as many as
+/// the machine has (argument 0), as the tuner does.
+void BM_TunedFirstCallNvrtc(benchmark::State &state) {
+  dsl::SpecParseResult parsed = dsl::parseSpecFile(kSpec);
+  std::string errors;
+  auto compilation = SpecCompilation::create(*parsed.spec, kCols, errors);
+  std::vector<std::string> sources;
+  for (const Schedule &s : scheduleCandidates(compilation->problem()))
+    if (auto module = compilation->emitModule(s, errors))
+      sources.push_back(module->source);
+  nvrtc::Options options;
+  options.arch = "sm_90";
+  options.target = nvrtc::Target::Cubin;
+  std::atomic<int> failed{0};
+  timed(state, 1.0, [&] {
+    api::forEachInParallel(
+        sources.size(),
+        [&](size_t i) {
+          failed += !nvrtc::compile(sources[i], "k.cu", options).ok;
+        },
+        static_cast<unsigned>(state.range(0)));
+  });
+  if (failed)
+    state.SkipWithError("a candidate failed to compile");
+  state.counters["candidates"] = double(sources.size());
+  state.counters["threads"] = double(
+      state.range(0) ? state.range(0) : std::thread::hardware_concurrency());
+}
+
 } // namespace
 
 BENCHMARK(BM_ColdCompileSpecToCubin)->Unit(benchmark::kMillisecond);
@@ -123,4 +158,9 @@ BENCHMARK(BM_DiskHitNewProcess)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_DiskHitCubinEntry)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_InMemoryHit)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_TunerOverheadCpu)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_TunedFirstCallNvrtc)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1)
+    ->Arg(1)
+    ->Arg(0);
 BENCHMARK_MAIN();

@@ -39,6 +39,12 @@ public:
   virtual std::shared_ptr<LoadedKernel> load(const Candidate &candidate,
                                              const std::string &canonicalSpec,
                                              int64_t d) = 0;
+  /// Builds the candidate's binary into the disk cache without loading it,
+  /// so that a later load() is a cache hit. Safe to call from several
+  /// threads at once (the tuner compiles its candidates in parallel);
+  /// errors are left for load() to report.
+  virtual void compile(const Candidate &candidate,
+                       const std::string &canonicalSpec, int64_t d) = 0;
   /// Launches every kernel in order (planLaunches), with the partial sums
   /// they exchange in a workspace of the backend's.
   virtual void launch(const LoadedKernel &kernel, const KernelArgs &args,

@@ -52,8 +52,8 @@ public:
 class CpuBackend : public Backend {
 public:
   CpuBackend(const std::string &cacheDir, const std::string &headerDir) {
-    compile.cacheDir = cacheDir;
-    compile.headerDir = headerDir;
+    options.cacheDir = cacheDir;
+    options.headerDir = headerDir;
   }
 
   DeviceKind kind() const override { return DeviceKind::Cpu; }
@@ -64,13 +64,22 @@ public:
                                      const std::string &, int64_t) override {
     try {
       cpu::CpuModule module =
-          cpu::CpuModule::compile(candidate.source, compile);
+          cpu::CpuModule::compile(candidate.source, options);
       std::vector<cpu::CpuKernel> entries;
       for (const KernelLaunchInfo &info : candidate.kernels)
         entries.push_back(module.kernel(info.name));
       return std::make_shared<CpuKernel>(candidate.kernels, std::move(entries));
     } catch (const std::exception &error) {
       throw Error(std::string("CPU device: ") + error.what());
+    }
+  }
+
+  void compile(const Candidate &candidate, const std::string &,
+               int64_t) override {
+    try {
+      cpu::CpuModule::compile(candidate.source, options); // into the cache
+    } catch (const std::exception &) {
+      // load() compiles again and reports it.
     }
   }
 
@@ -130,7 +139,7 @@ public:
   }
 
 private:
-  cpu::CompileOptions compile;
+  cpu::CompileOptions options;
 };
 } // namespace
 

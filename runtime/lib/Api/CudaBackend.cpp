@@ -60,6 +60,35 @@ public:
                     std::to_string(d) + "; the GPU has " +
                     std::to_string(device.sharedPerBlockOptin));
     }
+    std::string cubin = binary(candidate, canonicalSpec, d);
+    try {
+      cuda::Module module = cuda::Module::load(ordinal, cubin);
+      std::vector<cuda::Function> functions;
+      for (const KernelLaunchInfo &info : candidate.kernels) {
+        functions.push_back(module.function(info.name));
+        if (size_t shared = info.dynamicSharedBytes(d); shared > 48 * 1024)
+          functions.back().setMaxDynamicShared(shared);
+      }
+      return std::make_shared<CudaKernel>(candidate.kernels, std::move(module),
+                                          std::move(functions));
+    } catch (const cuda::CudaError &error) {
+      throw Error(error.what());
+    }
+  }
+
+  void compile(const Candidate &candidate, const std::string &canonicalSpec,
+               int64_t d) override {
+    try {
+      binary(candidate, canonicalSpec, d);
+    } catch (const Error &) {
+      // load() compiles again and reports it.
+    }
+  }
+
+  /// The candidate's CUBIN, from the disk cache or NVRTC (which it then
+  /// caches).
+  std::string binary(const Candidate &candidate,
+                     const std::string &canonicalSpec, int64_t d) const {
     const std::string &name = candidate.kernels.front().name;
     nvrtc::Options options;
     options.arch = device.arch();
@@ -74,31 +103,15 @@ public:
                           .add("arch", options.arch)
                           .add("options", "cubin --std=c++17")
                           .hex();
-    std::string cubin;
-    if (std::optional<std::string> hit = binaries.get(key)) {
-      cubin = std::move(*hit);
-    } else {
-      nvrtc::Result result =
-          nvrtc::compile(candidate.source, name + ".cu", options);
-      if (!result.ok)
-        throw Error("NVRTC failed for '" + name + "': " + result.error + "\n" +
-                    result.log);
-      cubin = std::move(result.binary);
-      binaries.put(key, cubin);
-    }
-    try {
-      cuda::Module module = cuda::Module::load(ordinal, cubin);
-      std::vector<cuda::Function> functions;
-      for (const KernelLaunchInfo &info : candidate.kernels) {
-        functions.push_back(module.function(info.name));
-        if (size_t shared = info.dynamicSharedBytes(d); shared > 48 * 1024)
-          functions.back().setMaxDynamicShared(shared);
-      }
-      return std::make_shared<CudaKernel>(candidate.kernels, std::move(module),
-                                          std::move(functions));
-    } catch (const cuda::CudaError &error) {
-      throw Error(error.what());
-    }
+    if (std::optional<std::string> hit = binaries.get(key))
+      return std::move(*hit);
+    nvrtc::Result result =
+        nvrtc::compile(candidate.source, name + ".cu", options);
+    if (!result.ok)
+      throw Error("NVRTC failed for '" + name + "': " + result.error + "\n" +
+                  result.log);
+    binaries.put(key, result.binary);
+    return std::move(result.binary);
   }
 
   void launch(const LoadedKernel &loaded, const KernelArgs &args,

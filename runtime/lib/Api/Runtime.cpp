@@ -77,7 +77,7 @@ NormState::kernelFor(const Program &program, int64_t d, int64_t rows) const {
   // are all tested: a planted or stale entry cannot pick an untested kernel.
   std::vector<Schedule> candidates = source->schedules(program, d);
   std::optional<Schedule> known =
-      runtime->tuning->lookup(deviceKey, canonical, program, d, rows);
+      runtime->tuning->lookupNear(deviceKey, canonical, program, d, rows);
   if (known && std::find(candidates.begin(), candidates.end(), *known) !=
                    candidates.end()) {
     try {

@@ -2,8 +2,31 @@
 #include "Tuner.h"
 #include "normc/Abi/Version.h"
 
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
 using namespace normc;
 using namespace normc::api;
+
+void api::forEachInParallel(size_t count,
+                            const std::function<void(size_t)> &body,
+                            unsigned threads) {
+  if (threads == 0)
+    threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<size_t>(threads, count));
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < count; i = next++)
+      body(i);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t)
+    pool.emplace_back(work);
+  work();
+  for (std::thread &t : pool)
+    t.join();
+}
 
 int64_t api::rowsBucket(int64_t rows) {
   int64_t bucket = 1;
@@ -38,6 +61,17 @@ std::optional<Schedule> TuningDatabase::lookup(const std::string &deviceKey,
   return entry ? Schedule::parse(*entry) : std::nullopt;
 }
 
+std::optional<Schedule> TuningDatabase::lookupNear(
+    const std::string &deviceKey, const std::string &canonicalSpec,
+    const Program &program, int64_t d, int64_t rows) const {
+  int64_t bucket = rowsBucket(rows);
+  for (int64_t near : {bucket, bucket / 2, bucket * 2})
+    if (near >= 1 && near <= 65536)
+      if (auto hit = lookup(deviceKey, canonicalSpec, program, d, near))
+        return hit;
+  return std::nullopt;
+}
+
 void TuningDatabase::store(const std::string &deviceKey,
                            const std::string &canonicalSpec,
                            const Program &program, int64_t d, int64_t rows,
@@ -54,11 +88,34 @@ api::tuneCandidates(Backend &backend, const KernelSource &source,
   TuneReport report;
   double best = -1;
   int64_t bucket = rowsBucket(rows);
-  for (const Schedule &schedule : source.schedules(program, d)) {
-    TuneResult result{schedule.str(), -1, ""};
+  // Every candidate is compiled first, in parallel (NVRTC takes about
+  // 0.3 s a kernel); loading and measuring then hit the cache, one at a
+  // time so that timings do not disturb each other.
+  std::vector<Schedule> schedules = source.schedules(program, d);
+  std::vector<std::optional<Candidate>> candidates(schedules.size());
+  std::vector<std::string> emitErrors(schedules.size());
+  for (size_t i = 0; i < schedules.size(); ++i) {
+    try {
+      candidates[i] = source.kernel(program, d, schedules[i]);
+    } catch (const Error &error) {
+      emitErrors[i] = error.what();
+    }
+  }
+  forEachInParallel(candidates.size(), [&](size_t i) {
+    if (candidates[i])
+      backend.compile(*candidates[i], canonicalSpec, d);
+  });
+  for (size_t i = 0; i < schedules.size(); ++i) {
+    TuneResult result{schedules[i].str(), -1, emitErrors[i]};
+    if (!candidates[i]) {
+      if (progress)
+        progress(result);
+      report.candidates.push_back(std::move(result));
+      continue;
+    }
     try {
       std::shared_ptr<LoadedKernel> kernel =
-          backend.load(source.kernel(program, d, schedule), canonicalSpec, d);
+          backend.load(*candidates[i], canonicalSpec, d);
       result.milliseconds = backend.measure(*kernel, bucket, d);
       if (best < 0 || result.milliseconds < best) {
         best = result.milliseconds;

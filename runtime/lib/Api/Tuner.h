@@ -5,14 +5,16 @@
 #include "Backend.h"
 #include "normc/Runtime/DiskCache.h"
 
+#include <functional>
+
 namespace normc::api {
 
 /// Rows are tuned in buckets: the next power of two, from 1 to 65536.
 int64_t rowsBucket(int64_t rows);
 
 /// The tuning database: one entry per (device, spec, program, d, rows
-/// bucket, normc version), holding the winning schedule, in the disk cache's "tuning"
-/// folder, so that processes share it without locks.
+/// bucket, normc version), holding the winning schedule, in the disk cache's
+/// "tuning" folder, so that processes share it without locks.
 class TuningDatabase {
 public:
   explicit TuningDatabase(const std::string &cacheDir);
@@ -20,6 +22,12 @@ public:
                                  const std::string &canonicalSpec,
                                  const Program &program, int64_t d,
                                  int64_t rows) const;
+  /// lookup(), else the winner of a neighbouring bucket (half or twice the
+  /// rows): what a first call for a new bucket uses rather than tune again.
+  std::optional<Schedule> lookupNear(const std::string &deviceKey,
+                                     const std::string &canonicalSpec,
+                                     const Program &program, int64_t d,
+                                     int64_t rows) const;
   void store(const std::string &deviceKey, const std::string &canonicalSpec,
              const Program &program, int64_t d, int64_t rows,
              const Schedule &winner) const;
@@ -30,6 +38,11 @@ private:
                   int64_t d, int64_t rows) const;
   cache::DiskCache entries;
 };
+
+/// Runs body(0) ... body(count - 1) on up to `threads` threads (0: one per
+/// hardware thread), and returns when all are done. `body` must not throw.
+void forEachInParallel(size_t count, const std::function<void(size_t)> &body,
+                       unsigned threads = 0);
 
 /// Measures each schedule (those that fail to compile or load are reported
 /// and skipped); `winner` is the fastest, or the first (the heuristic

@@ -4,6 +4,7 @@
 // processes), the tuning database and its reuse, packs, and errors.
 //
 //===----------------------------------------------------------------------===//
+#include "KernelSource.h"
 #include "Tuner.h"
 #include "normc/Abi/Schedule.h"
 #include "normc/Abi/Version.h"
@@ -15,12 +16,14 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <mutex>
 #include <thread>
 
 #include <sys/wait.h>
@@ -265,8 +268,67 @@ TEST_F(RuntimeApi, ATuningDatabaseEntryIsUsed) {
                                       Program::forward(), 64, 9, stored);
   Norm norm = Runtime(cpu(/*autotune=*/0)).loadSpecString(kRmsNormReformatted);
   EXPECT_EQ(norm.prepare(64, 16), stored.str()); // the same rows bucket
-  EXPECT_EQ(norm.prepare(64, 17), defaultSchedule({64, 32}).str());
+  EXPECT_EQ(norm.prepare(64, 17), stored.str()); // a neighbouring bucket
+  EXPECT_EQ(norm.prepare(64, 65), defaultSchedule({64, 32}).str());
   EXPECT_LE(runAndCheck(norm, 9, 64), 1.0);
+}
+
+// A tuned first call compiles every candidate before it measures any, on
+// several threads at once where the machine has them.
+TEST_F(RuntimeApi, TunerCompilesEveryCandidateFirstAndInParallel) {
+  struct Recorder : api::Backend {
+    std::unique_ptr<api::Backend> cpu;
+    std::mutex lock;
+    std::vector<std::string> calls;
+    std::atomic<int> running{0}, widest{0};
+    DeviceKind kind() const override { return DeviceKind::Cpu; }
+    std::string deviceKey() const override { return "cpu"; }
+    std::string deviceName() const override { return "cpu"; }
+    void compile(const api::Candidate &c, const std::string &spec,
+                 int64_t d) override {
+      int now = ++running;
+      for (int seen = widest;
+           now > seen && !widest.compare_exchange_weak(seen, now);)
+        ;
+      cpu->compile(c, spec, d);
+      --running;
+      std::lock_guard<std::mutex> guard(lock);
+      calls.push_back("compile");
+    }
+    std::shared_ptr<api::LoadedKernel>
+    load(const api::Candidate &c, const std::string &spec, int64_t d) override {
+      calls.push_back("load");
+      return cpu->load(c, spec, d);
+    }
+    void launch(const api::LoadedKernel &k, const KernelArgs &a,
+                void *s) override {
+      cpu->launch(k, a, s);
+    }
+    double measure(const api::LoadedKernel &k, int64_t rows,
+                   int64_t d) override {
+      return cpu->measure(k, rows, d);
+    }
+  } recorder;
+  recorder.cpu = api::makeCpuBackend(cacheDir, "");
+  dsl::SpecParseResult parsed = dsl::parseSpecString(kRmsNorm, "t.toml");
+  ASSERT_TRUE(parsed.spec);
+  auto source = api::makeJitSource(*parsed.spec,
+                                   std::make_shared<cache::TwoLevelCache>(
+                                       cache::DiskCache(cacheDir, "source")));
+  std::shared_ptr<api::LoadedKernel> winner;
+  TuneReport report =
+      api::tuneCandidates(recorder, *source, parsed.spec->canonical(),
+                          Program::forward(), 64, 8, winner);
+  size_t n = report.candidates.size();
+  ASSERT_GT(n, 2u);
+  ASSERT_EQ(recorder.calls.size(), 2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(recorder.calls[i], "compile") << i;
+    EXPECT_EQ(recorder.calls[n + i], "load") << i;
+  }
+  if (std::thread::hardware_concurrency() > 1)
+    EXPECT_GT(recorder.widest.load(), 1);
+  EXPECT_TRUE(winner);
 }
 
 TEST_F(RuntimeApi, AutotuneOnFirstUseWhenEnabled) {
