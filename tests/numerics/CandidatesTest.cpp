@@ -41,19 +41,8 @@ TEST_P(EveryCandidate, MatchesTheReference) {
       errors);
   ASSERT_TRUE(compilation) << errors;
 
-  std::vector<Schedule> candidates = scheduleCandidates(compilation->problem());
-  ASSERT_FALSE(candidates.empty());
-  std::string source;
-  std::vector<KernelLaunchInfo> kernels;
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    std::optional<EmittedKernel> kernel = compilation->emit(
-        candidates[i], errors, spec.name.value + "_" + std::to_string(i));
-    ASSERT_TRUE(kernel) << candidates[i].str() << ": " << errors;
-    source += kernel->source;
-    kernels.push_back(kernel->info);
-  }
-  cpu::CpuModule module =
-      cpu::CpuModule::compile(source, kernelCompileOptions());
+  CandidateKernels candidates =
+      compileCandidates(*compilation, spec.name.value);
 
   // Five rows: a partial last group for every rows_per_block above one.
   CaseData data = makeCase(spec, 5, shape.d, 17);
@@ -61,18 +50,17 @@ TEST_P(EveryCandidate, MatchesTheReference) {
   options.launch.laneOrder = cpu::LaneOrder::Random;
   options.launch.seed = 3;
   int launched = 0;
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    // With d at run time, a shared-memory row may not fit at this d: the
-    // launch refuses it, and so does the tuner.
-    if (kernels[i].dynamicSharedBytes(shape.d) > kMaxSharedBytes) {
-      EXPECT_FALSE(shape.specialize) << candidates[i].str();
+  for (size_t i = 0; i < candidates.schedules.size(); ++i) {
+    if (!fitsShared(candidates, i, shape.d)) {
+      EXPECT_FALSE(shape.specialize) << candidates.schedules[i].str();
       continue;
     }
     ++launched;
-    RunOutputs out =
-        runModuleOnCpu(spec, {kernels[i]}, module, inputsOf(data), options);
+    RunOutputs out = runModuleOnCpu(spec, candidates.kernels[i],
+                                    candidates.module, inputsOf(data), options);
     Grade g = grade(spec, data, out);
-    EXPECT_LE(g.worst(), 1.0) << candidates[i].str() << ": " << g.str();
+    EXPECT_LE(g.worst(), 1.0)
+        << candidates.schedules[i].str() << ": " << g.str();
   }
   EXPECT_GT(launched, 0);
   RecordProperty("candidates", launched);

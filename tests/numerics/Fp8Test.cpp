@@ -81,8 +81,8 @@ TEST_P(Fp8Suite, KeepsSection7) {
         continue; // the widest rows once, not 257 times
       CaseData data = makeCase(spec, rows, d, seed++);
       Grade g = runCase(spec, runtimeD, data);
-      EXPECT_LE(g.worst(), 1.0) << "d " << d << ", rows " << rows << ": "
-                                << g.str();
+      EXPECT_LE(g.worst(), 1.0)
+          << "d " << d << ", rows " << rows << ": " << g.str();
       values += g.fp8Values, exact += g.fp8Exact;
     }
   Compiled fixed = compile(spec, 4096);
@@ -117,30 +117,21 @@ TEST_P(Fp8Candidates, EveryOneKeepsSection7) {
   auto compilation = SpecCompilation::create(
       spec, specialize ? std::optional<int64_t>(d) : std::nullopt, errors);
   ASSERT_TRUE(compilation) << errors;
-  std::vector<Schedule> candidates = scheduleCandidates(compilation->problem());
-  std::string source;
-  std::vector<KernelLaunchInfo> kernels;
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    std::optional<EmittedKernel> kernel = compilation->emit(
-        candidates[i], errors, spec.name.value + "_" + std::to_string(i));
-    ASSERT_TRUE(kernel) << candidates[i].str() << ": " << errors;
-    source += kernel->source;
-    kernels.push_back(kernel->info);
-  }
-  cpu::CpuModule module =
-      cpu::CpuModule::compile(source, kernelCompileOptions());
+  CandidateKernels candidates =
+      compileCandidates(*compilation, spec.name.value);
   CaseData data = makeCase(spec, 5, d, 29);
   RunOptions options;
   options.launch.laneOrder = cpu::LaneOrder::Random;
   int launched = 0;
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    if (kernels[i].dynamicSharedBytes(d) > kMaxSharedBytes)
+  for (size_t i = 0; i < candidates.schedules.size(); ++i) {
+    if (!fitsShared(candidates, i, d))
       continue;
     ++launched;
-    RunOutputs out =
-        runModuleOnCpu(spec, {kernels[i]}, module, inputsOf(data), options);
+    RunOutputs out = runModuleOnCpu(spec, candidates.kernels[i],
+                                    candidates.module, inputsOf(data), options);
     Grade g = grade(spec, data, out);
-    EXPECT_LE(g.worst(), 1.0) << candidates[i].str() << ": " << g.str();
+    EXPECT_LE(g.worst(), 1.0)
+        << candidates.schedules[i].str() << ": " << g.str();
   }
   EXPECT_GT(launched, 1);
 }
@@ -157,8 +148,8 @@ INSTANTIATE_TEST_SUITE_P(
                        false}),
     [](const auto &info) {
       return std::string(std::get<0>(info.param)) + "_" +
-             caseName(std::get<1>(info.param), std::get<2>(info.param)) +
-             "_" + std::to_string(std::get<3>(info.param)) +
+             caseName(std::get<1>(info.param), std::get<2>(info.param)) + "_" +
+             std::to_string(std::get<3>(info.param)) +
              (std::get<4>(info.param) ? "_fixed" : "_runtime");
     });
 

@@ -169,39 +169,27 @@ TEST_P(EveryBackwardCandidate, MatchesTheReference) {
         spec, shape.specialize ? std::optional<int64_t>(d) : std::nullopt,
         errors, program);
     ASSERT_TRUE(compilation) << errors;
-    std::vector<Schedule> candidates =
-        scheduleCandidates(compilation->problem());
-    ASSERT_FALSE(candidates.empty());
     // Five rows: a partial last group for every rows_per_block above one.
     CaseData data = makeCase(spec, 5, d, 17);
     GradientCase grad = makeGradientCase(spec, data, program, 18);
-    std::string source;
-    std::vector<std::vector<KernelLaunchInfo>> modules;
-    for (size_t i = 0; i < candidates.size(); ++i) {
-      std::optional<EmittedModule> module = compilation->emitModule(
-          candidates[i], errors, spec.name.value + "_" + std::to_string(i));
-      ASSERT_TRUE(module) << candidates[i].str() << ": " << errors;
-      source += module->source;
-      modules.push_back(module->kernels);
-    }
-    cpu::CpuModule module =
-        cpu::CpuModule::compile(source, kernelCompileOptions());
+    CandidateKernels candidates =
+        compileCandidates(*compilation, spec.name.value);
     RunOptions options;
     options.launch.laneOrder = cpu::LaneOrder::Random;
     options.launch.seed = 3;
-    for (size_t i = 0; i < candidates.size(); ++i) {
-      // With d at run time, a shared-memory row may not fit at this d: the
-      // launch refuses it, and so does the tuner.
-      if (modules[i].front().dynamicSharedBytes(d) > kMaxSharedBytes) {
-        EXPECT_FALSE(shape.specialize) << candidates[i].str();
+    for (size_t i = 0; i < candidates.schedules.size(); ++i) {
+      if (!fitsShared(candidates, i, d)) {
+        EXPECT_FALSE(shape.specialize) << candidates.schedules[i].str();
         continue;
       }
       ++launched;
-      RunOutputs out = runModuleOnCpu(spec, modules[i], module,
-                                      inputsOf(data, grad), options);
+      RunOutputs out =
+          runModuleOnCpu(spec, candidates.kernels[i], candidates.module,
+                         inputsOf(data, grad), options);
       GradientGrade g = gradeGradient(spec, data, grad, out);
       EXPECT_LE(g.worst(), 1.0)
-          << program.str() << " " << candidates[i].str() << ": " << g.str();
+          << program.str() << " " << candidates.schedules[i].str() << ": "
+          << g.str();
     }
   }
   EXPECT_GT(launched, 0);

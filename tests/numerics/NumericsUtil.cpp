@@ -314,3 +314,25 @@ cpu::CompileOptions test::kernelCompileOptions() {
 #endif
   return options;
 }
+
+CandidateKernels test::compileCandidates(const SpecCompilation &compilation,
+                                         const std::string &name) {
+  std::vector<Schedule> schedules = scheduleCandidates(compilation.problem());
+  EXPECT_FALSE(schedules.empty());
+  std::string source, errors;
+  std::vector<std::vector<KernelLaunchInfo>> kernels;
+  std::vector<Schedule> emitted;
+  for (size_t i = 0; i < schedules.size(); ++i) {
+    std::optional<EmittedModule> module = compilation.emitModule(
+        schedules[i], errors, name + "_" + std::to_string(i));
+    if (!module) {
+      ADD_FAILURE() << schedules[i].str() << ": " << errors;
+      continue;
+    }
+    source += module->source;
+    kernels.push_back(module->kernels);
+    emitted.push_back(schedules[i]);
+  }
+  return {std::move(emitted), std::move(kernels),
+          cpu::CpuModule::compile(source, kernelCompileOptions())};
+}

@@ -10,6 +10,7 @@
 #define NORMC_TESTS_NUMERICS_NUMERICSUTIL_H
 
 #include "normc/Dsl/Spec.h"
+#include "normc/Frontend/SpecCompiler.h"
 #include "normc/Runtime/SpecRunner.h"
 
 #include <functional>
@@ -112,6 +113,24 @@ GradientGrade gradeGradient(const dsl::Spec &spec, const CaseData &data,
 /// Kernels for the CPU device are compiled with these extra flags
 /// (sanitizers when the test binary is sanitized).
 cpu::CompileOptions kernelCompileOptions();
+
+/// Every schedule candidate of a compilation, emitted into one source
+/// (candidate i's kernels named after `name` and i) and compiled once for
+/// the CPU device; a candidate that does not emit is a test failure.
+struct CandidateKernels {
+  std::vector<Schedule> schedules;
+  std::vector<std::vector<KernelLaunchInfo>> kernels; // in launch order
+  cpu::CpuModule module;
+};
+CandidateKernels compileCandidates(const SpecCompilation &compilation,
+                                   const std::string &name);
+
+/// Whether candidate i can be launched at d: with d at run time, a
+/// shared-memory row may not fit, which the launch refuses, and so does
+/// the tuner.
+inline bool fitsShared(const CandidateKernels &c, size_t i, int64_t d) {
+  return c.kernels[i].front().dynamicSharedBytes(d) <= kMaxSharedBytes;
+}
 
 } // namespace normc::test
 
