@@ -117,7 +117,7 @@ int64_t normc::vectorsPerThread(const Schedule &s, int64_t cols) {
 }
 
 int64_t normc::keptRegisterBudget(int64_t blockSize) {
-  return std::min<int64_t>(255, 65536 / std::max<int64_t>(1, blockSize)) - 40;
+  return std::min<int64_t>(255, 65536 / std::max<int64_t>(1, blockSize)) - 48;
 }
 
 std::string normc::checkSchedule(const Schedule &s,

@@ -172,4 +172,31 @@ Quantization quantization(const dsl::Spec &spec, const Outputs &out,
   return q;
 }
 
+double scaleErrorFraction(double got, double want) {
+  double error = std::fabs(got - want);
+  if (error == 0)
+    return 0;
+  double bound = std::ldexp(std::fabs(want), -16);
+  return bound == 0 ? INFINITY : error / bound;
+}
+
+Fp8Count countFp8(Fp8 format, const std::vector<double> &q, const Outputs &ref,
+                  int64_t d, const std::vector<double> &scales,
+                  double staticScale) {
+  if (q.size() != ref.y.size() ||
+      (!scales.empty() && scales.size() * size_t(d) != q.size()))
+    throw std::invalid_argument("countFp8: q, y and the scales disagree");
+  Fp8Count count;
+  for (size_t i = 0; i < q.size(); ++i) {
+    double s = scales.empty() ? staticScale : scales[i / size_t(d)];
+    double scaled = ref.y[i] / s;
+    ++count.values;
+    count.exact += q[i] == roundToFp8(format, scaled) ||
+                   (std::isnan(q[i]) && std::isnan(scaled));
+    count.accepted +=
+        fp8AcceptsWithin(format, q[i], ref.y[i], s, ref.yConditioning[i]);
+  }
+  return count;
+}
+
 } // namespace normc::reference

@@ -135,28 +135,21 @@ static void gradeFp8(const dsl::Spec &spec, const CaseData &data,
     grade.y = grade.scale = INFINITY;
     return;
   }
-  if (isStatic) {
+  if (isStatic)
     grade.scale = worstOf(got.amax, want.amax, dsl::DType::F32, leeway);
-  } else {
-    for (int64_t row = 0; row < data.rows; ++row) {
-      double bound = std::ldexp(std::fabs(want.scale[row]), -16) *
-                     leeway.roundoffRatio * leeway.depth;
-      double error = std::fabs(got.scale[row] - want.scale[row]);
-      grade.scale = std::max(grade.scale, error == 0 ? 0.0 : error / bound);
-    }
-  }
-  reference::Fp8 format = *reference::fp8Of(spec.output.value);
-  for (size_t i = 0; i < got.y.size(); ++i) {
-    double s = isStatic ? data.staticScale[0] : got.scale[i / data.d];
-    double scaled = ref.y[i] / s, q = got.y[i];
-    ++grade.fp8Values;
-    if (q == reference::roundToFp8(format, scaled) ||
-        (std::isnan(q) && std::isnan(scaled)))
-      ++grade.fp8Exact;
-    else if (!reference::fp8AcceptsWithin(format, q, ref.y[i], s,
-                                          ref.yConditioning[i]))
-      ++grade.fp8Wrong;
-  }
+  else
+    for (int64_t row = 0; row < data.rows; ++row)
+      grade.scale =
+          std::max(grade.scale, reference::scaleErrorFraction(got.scale[row],
+                                                              want.scale[row]) /
+                                    (leeway.roundoffRatio * leeway.depth));
+  reference::Fp8Count count =
+      reference::countFp8(*reference::fp8Of(spec.output.value), got.y, ref,
+                          data.d, isStatic ? std::vector<double>() : got.scale,
+                          isStatic ? data.staticScale[0] : 1.0);
+  grade.fp8Values = count.values;
+  grade.fp8Exact = count.exact;
+  grade.fp8Wrong = count.values - count.accepted;
   grade.y = grade.fp8Wrong ? INFINITY : 0;
 }
 

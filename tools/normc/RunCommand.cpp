@@ -121,25 +121,18 @@ bool reportQuantized(const dsl::Spec &spec, const RunOutputs &got,
     kept = reportForward("amax", got.amax, want.amax, dsl::DType::F32);
   else
     kept = report("scale", got.scale.size(), [&](size_t i) {
-      double bound = std::ldexp(std::fabs(want.scale[i]), -16);
-      double error = std::fabs(got.scale[i] - want.scale[i]);
-      return error == 0 ? 0.0 : bound == 0 ? INFINITY : error / bound;
+      return reference::scaleErrorFraction(got.scale[i], want.scale[i]);
     });
-  size_t exact = 0, accepted = 0, cells = got.y.size();
-  for (size_t i = 0; i < cells; ++i) {
-    double s = staticScale ? *staticScale : got.scale[i / d];
-    double scaled = ref.y[i] / s;
-    exact += got.y[i] == reference::roundToFp8(format, scaled) ||
-             (std::isnan(got.y[i]) && std::isnan(scaled));
-    accepted += reference::fp8AcceptsWithin(format, got.y[i], ref.y[i], s,
-                                            ref.yConditioning[i]);
-  }
+  reference::Fp8Count count = reference::countFp8(
+      format, got.y, ref, d, staticScale ? std::vector<double>() : got.scale,
+      staticScale ? *staticScale : 1.0);
   llvm::errs() << llvm::format(
       "  %-13s %zu of %zu values the reference's rounding (%.4f%%), %zu "
       "others accepted (near a midpoint), %zu wrong\n",
-      "y (fp8)", exact, cells, cells ? 100.0 * exact / cells : 100.0,
-      accepted - exact, cells - accepted);
-  return kept && accepted == cells;
+      "y (fp8)", count.exact, count.values,
+      count.values ? 100.0 * count.exact / count.values : 100.0,
+      count.accepted - count.exact, count.values - count.accepted);
+  return kept && count.accepted == count.values;
 }
 
 /// One input file: its flag, what it holds, its shape and whether the run

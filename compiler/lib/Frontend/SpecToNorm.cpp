@@ -176,7 +176,7 @@ Value SpecBuilder::quantize(Value y, Value staticScale) {
                                       staticScale);
   } else {
     // s = amax / FP8_MAX, or 1 for a row of zeros.
-    double max = dsl::largestFinite(spec.output.value);
+    double max = norm::largestFinite(elementType(spec.output.value));
     auto map = norm::MapOp::create(b, at, stats, ValueRange(), ValueRange{amax},
                                    FloatAttr());
     Block &body = map.getBody().emplaceBlock();

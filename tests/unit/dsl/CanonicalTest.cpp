@@ -164,3 +164,21 @@ TEST(Canonical, SpecBuiltInCode) {
   EXPECT_NE(canonical.find("fraction = 0.3333333333333333\n"),
             std::string::npos);
 }
+
+// Only a quantized spec has [quantize] (other specs keep their text, and
+// cache keys); its defaults are written out, so that writing them or not
+// means the same.
+TEST(Canonical, QuantizeTableOnlyForFp8Outputs) {
+  std::string plain = canonicalOf(kMinimal);
+  EXPECT_EQ(plain.find("[quantize]"), std::string::npos);
+  std::string fp8 =
+      canonicalOf(std::string(kMinimal) + "[dtypes]\noutput = \"f8e4m3\"\n");
+  EXPECT_NE(fp8.find("output = \"f8e4m3\"\n"), std::string::npos);
+  EXPECT_NE(fp8.find("\n[quantize]\nscale = \"row\"\n"), std::string::npos);
+  EXPECT_EQ(fp8, canonicalOf(std::string(kMinimal) +
+                             "[dtypes]\noutput = \"f8e4m3\"\n"
+                             "[quantize]\nscale = \"row\"\n"));
+  EXPECT_NE(fp8, canonicalOf(std::string(kMinimal) +
+                             "[dtypes]\noutput = \"f8e4m3\"\n"
+                             "[quantize]\nscale = \"static\"\n"));
+}

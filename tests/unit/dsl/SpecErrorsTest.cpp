@@ -230,7 +230,7 @@ TEST(SpecErrors, UnknownEnumValuesListTheAllowedOnes) {
                   "\"f64\", \"f16\", \"bf16\", got \"fp32\""});
   EXPECT_EQ(afterCenter("[dtypes]\noutput = \"BF16\"\n"),
             Lines{"t.toml:5:10: error: 'output' must be one of \"f32\", "
-                  "\"f16\", \"bf16\", got \"BF16\""});
+                  "\"f16\", \"bf16\", \"f8e4m3\", \"f8e5m2\", got \"BF16\""});
 }
 
 TEST(SpecErrors, F64IsOnlyAnAccumulateType) {
@@ -239,7 +239,7 @@ TEST(SpecErrors, F64IsOnlyAnAccumulateType) {
             (Lines{"t.toml:5:9: error: 'input' must be one of \"f32\", "
                    "\"f16\", \"bf16\", got \"f64\"",
                    "t.toml:6:10: error: 'output' must be one of \"f32\", "
-                   "\"f16\", \"bf16\", got \"f64\"",
+                   "\"f16\", \"bf16\", \"f8e4m3\", \"f8e5m2\", got \"f64\"",
                    "t.toml:7:10: error: 'params' must be one of \"f32\", "
                    "\"f16\", \"bf16\", got \"f64\""}));
 }
@@ -260,6 +260,30 @@ TEST(SpecErrors, UnbiasedNeedsCenter) {
                {"t.toml:4:12: error: 'variance' can be \"unbiased\" only with "
                 "'center = true'"});
   EXPECT_EQ(afterCenter("variance = \"unbiased\"\n"), Lines{});
+}
+
+// Contract section 7's keys: [quantize] only with an fp8 output, block in
+// range and only with block scales (which this build does not have yet).
+TEST(SpecErrors, QuantizeKeys) {
+  EXPECT_EQ(afterCenter("[quantize]\nscale = \"static\"\n"),
+            Lines{"t.toml:5:9: error: [quantize] needs an fp8 output "
+                  "(dtypes.output = \"f8e4m3\" or \"f8e5m2\"), but the "
+                  "output is \"f32\""});
+  EXPECT_EQ(afterCenter("[dtypes]\noutput = \"f8e5m2\"\n[quantize]\n"
+                        "block = 2048\n"),
+            Lines{"t.toml:7:9: error: 'block' must be a power of two in [16, "
+                  "1024], got 2048"});
+  EXPECT_EQ(afterCenter("[dtypes]\noutput = \"f8e5m2\"\n[quantize]\n"
+                        "block = 256\n"),
+            Lines{"t.toml:7:9: error: 'block' applies only with scale = "
+                  "\"block\", but the scale is \"row\""});
+  EXPECT_EQ(afterCenter("[dtypes]\noutput = \"f8e4m3\"\n[quantize]\n"
+                        "scale = \"block\"\n"),
+            Lines{"t.toml:7:9: error: scale = \"block\" is not supported by "
+                  "this build of normc yet; use \"row\" or \"static\""});
+  EXPECT_EQ(afterCenter("[dtypes]\noutput = \"f8e4m3\"\n[quantize]\n"
+                        "scale = \"static\"\n"),
+            Lines{});
 }
 
 TEST(SpecErrors, GainOffsetNeedsGain) {

@@ -4,6 +4,7 @@
 // compiles each one to a CUBIN for sm_90 and ptxas must report no spills.
 //
 //===----------------------------------------------------------------------===//
+#include "Tuner.h"
 #include "normc/Frontend/SpecCompiler.h"
 #include "normc/Runtime/BuildPack.h"
 #include "normc/Runtime/Nvrtc.h"
@@ -45,6 +46,49 @@ TEST(PackCompile, FusedAddRmsNormAnyD) {
 
 TEST(PackCompile, PartialLayerNormFixedD) {
   expectEveryCandidateCompiles("partial_layernorm", 4096);
+}
+
+// The kernel users get without tuning (the heuristic's schedule) never
+// spills, for any shipped spec and d up to 262144, on sm_80 and sm_90.
+TEST(DefaultKernels, NeverSpill) {
+  const char *specs[] = {
+      "layernorm",    "llama_rmsnorm",     "gemma_rmsnorm",    "prmsnorm",
+      "t5_layernorm", "fused_add_rmsnorm", "partial_layernorm"};
+  const int64_t sweep[] = {1,     100,   1024,  3000,   4096,  8192,
+                           12288, 16384, 24576, 32768,  40960, 49152,
+                           57344, 65536, 98304, 131072, 262144};
+  struct Case {
+    std::string what, source, arch;
+  };
+  std::vector<Case> cases;
+  for (const char *name : specs) {
+    dsl::SpecParseResult parsed =
+        dsl::parseSpecFile(std::string(NORMC_SPECS_DIR) + "/" + name + ".toml");
+    ASSERT_TRUE(parsed.spec);
+    for (int64_t d : sweep) {
+      std::string errors;
+      std::optional<EmittedKernel> kernel =
+          emitSpecKernel(*parsed.spec, d, {}, errors);
+      ASSERT_TRUE(kernel) << name << " d " << d << ": " << errors;
+      for (const char *arch : {"sm_80", "sm_90"})
+        cases.push_back({std::string(name) + " d " + std::to_string(d) + " " +
+                             arch + " " + kernel->info.name,
+                         kernel->source, arch});
+    }
+  }
+  std::vector<std::string> failures(cases.size());
+  api::forEachInParallel(cases.size(), [&](size_t i) {
+    nvrtc::Options options;
+    options.arch = cases[i].arch;
+    options.target = nvrtc::Target::Cubin;
+    nvrtc::Result result = nvrtc::compile(cases[i].source, "k.cu", options);
+    if (!result.ok)
+      failures[i] = result.error;
+    else if (long spilled = nvrtc::spillBytes(result.log))
+      failures[i] = std::to_string(spilled) + " bytes spilled";
+  });
+  for (size_t i = 0; i < cases.size(); ++i)
+    EXPECT_EQ(failures[i], "") << cases[i].what;
 }
 
 TEST(PackCompile, Fp8LayerNormFixedD) {

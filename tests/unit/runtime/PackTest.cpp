@@ -97,9 +97,12 @@ TEST_F(PackTest, WritesAndReadsBack) {
   finish.name = "llama_finish";
   finish.launchOrder = 1;
   pack.candidates = {{Schedule::rowGroup(1, 128, 8, RowStorage::Registers),
-                      "// one\n", {sampleInfo()}, Program::forward()},
+                      "// one\n",
+                      {sampleInfo()},
+                      Program::forward()},
                      {Schedule::rowGroup(4, 32, 4, RowStorage::Global),
-                      "// two\n", {sampleInfo(), finish},
+                      "// two\n",
+                      {sampleInfo(), finish},
                       Program::gradient(true, false)}};
   std::string dir = (root / "pack").string();
   writePack(dir, pack);
@@ -131,9 +134,10 @@ TEST_F(PackTest, RefusesToReplaceAFolderThatIsNotAPack) {
   fs::create_directories(root / "data");
   std::ofstream(root / "data" / "precious.txt") << "keep me";
   Pack pack;
-  pack.candidates = {
-      {Schedule::rowGroup(1, 32, 1, RowStorage::Global), "", {sampleInfo()},
-       Program::forward()}};
+  pack.candidates = {{Schedule::rowGroup(1, 32, 1, RowStorage::Global),
+                      "",
+                      {sampleInfo()},
+                      Program::forward()}};
   EXPECT_THROW(writePack((root / "data").string(), pack), PackError);
   EXPECT_TRUE(fs::exists(root / "data" / "precious.txt"));
 }

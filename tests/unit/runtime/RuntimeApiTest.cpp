@@ -326,8 +326,9 @@ TEST_F(RuntimeApi, TunerCompilesEveryCandidateFirstAndInParallel) {
     EXPECT_EQ(recorder.calls[i], "compile") << i;
     EXPECT_EQ(recorder.calls[n + i], "load") << i;
   }
-  if (std::thread::hardware_concurrency() > 1)
+  if (std::thread::hardware_concurrency() > 1) {
     EXPECT_GT(recorder.widest.load(), 1);
+  }
   EXPECT_TRUE(winner);
 }
 

@@ -93,8 +93,9 @@ constexpr int64_t kMaxSharedBytes = 227 * 1024;
 
 /// 32-bit registers a thread may spend on kept rows when a block has
 /// `blockSize` threads: what __launch_bounds__ leaves it (at most 255),
-/// less 40 for addresses, indices and temporaries (ptxas spilled 100 bytes
-/// with 32 words kept at 1024 threads).
+/// less 48 for addresses, indices and temporaries (at 1024 threads ptxas
+/// spilled 100 bytes with 32 words kept, and fused_add_rmsnorm 12 bytes
+/// with 24 on sm_90 and 8 bytes with 20 on sm_80).
 int64_t keptRegisterBudget(int64_t blockSize);
 
 /// Vectors of `vectorWidth` elements a thread handles per row.

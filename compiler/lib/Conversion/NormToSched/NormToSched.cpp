@@ -398,8 +398,7 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
   if (auto quantize = dyn_cast<norm::QuantizeOp>(op)) {
     Value scale = map.lookup(quantize.getScale());
     Type fp8 = quantize.getType().getElementType();
-    double max = APFloat::getLargest(cast<FloatType>(fp8).getFloatSemantics())
-                     .convertToDouble();
+    double max = norm::largestFinite(fp8);
     map.map(
         quantize.getResult(),
         withBody<sched::MapOp>(

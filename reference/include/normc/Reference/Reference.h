@@ -111,6 +111,21 @@ struct Quantization {
 Quantization quantization(const dsl::Spec &spec, const Outputs &out,
                           int64_t rows, int64_t d, double staticScale = 1);
 
+/// How much of section 7's bound on a scale (2^-16 of the float64 scale,
+/// relatively) `got` uses; at most 1 passes.
+double scaleErrorFraction(double got, double want);
+
+/// Section 7 over an fp8 output: q [rows, d] against ref.y / s, s the
+/// kernel's own per-row `scales` (or `staticScale` for every row when
+/// `scales` is empty). `exact`: q is the reference's rounding; `accepted`:
+/// fp8AcceptsWithin (exact ones included).
+struct Fp8Count {
+  size_t values = 0, exact = 0, accepted = 0;
+};
+Fp8Count countFp8(Fp8 format, const std::vector<double> &q, const Outputs &ref,
+                  int64_t d, const std::vector<double> &scales,
+                  double staticScale = 1);
+
 } // namespace normc::reference
 
 #endif // NORMC_REFERENCE_REFERENCE_H

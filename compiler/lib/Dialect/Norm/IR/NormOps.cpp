@@ -259,6 +259,11 @@ LogicalResult SumRowsOp::verify() {
   return success();
 }
 
+double normc::norm::largestFinite(Type floatType) {
+  return APFloat::getLargest(cast<FloatType>(floatType).getFloatSemantics())
+      .convertToDouble();
+}
+
 Value normc::norm::buildConvert(OpBuilder &b, Location loc, Value v, Type to) {
   Type from = v.getType();
   if (from == to)

@@ -24,6 +24,9 @@ namespace normc::norm {
 /// f16 <-> bf16 through f32, which is exact).
 mlir::Value buildConvert(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                          mlir::Type to);
+/// The largest finite value of a float type (448 for f8E4M3FN): what an
+/// fp8 output saturates to and divides its amax by.
+double largestFinite(mlir::Type floatType);
 } // namespace normc::norm
 
 #endif // NORMC_DIALECT_NORM_IR_NORMOPS_H
