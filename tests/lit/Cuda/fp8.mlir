@@ -1,6 +1,6 @@
 // An fp8 output: the row's amax by normc_max over the chunk, the warp and
 // the warps, the quotient clamped with NaN-keeping minimum/maximum and
-// rounded by the toolkit's conversion, stored 8 bytes at a time.
+// rounded by the toolkit's conversion, stored vector_width values at a time.
 // RUN: %normc compile %s --emit=cuda | FileCheck %s
 // CHECK:       #include <cuda_fp8.h>
 // CHECK-LABEL: NORMC_KERNEL(256, amax)(const float *x, long long x_stride, const float *static_scale, __nv_fp8_e4m3 *y, long long y_stride, float *amax, long long rows, int cols)

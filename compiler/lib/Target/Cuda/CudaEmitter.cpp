@@ -587,7 +587,7 @@ LogicalResult KernelEmitter::printScalar(Operation &op) {
     expr = operand(0) + " / " + operand(1);
   } else if (isa<arith::SIToFPOp, arith::TruncFOp, arith::ExtFOp>(op)) {
     expr = cvt(op.getResult(0).getType(), operand(0));
-  } else if (auto cmp = dyn_cast<arith::CmpFOp>(op)) {
+  } else if (isa<arith::CmpFOp>(op)) {
     expr = operand(0) + " == " + operand(1); // the verifier admits oeq only
   } else if (isa<arith::SelectOp>(op)) {
     expr = operand(0) + " ? " + operand(1) + " : " + operand(2);
