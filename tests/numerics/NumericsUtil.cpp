@@ -329,3 +329,26 @@ CandidateKernels test::compileCandidates(const SpecCompilation &compilation,
   return {std::move(emitted), std::move(kernels),
           cpu::CpuModule::compile(source, kernelCompileOptions())};
 }
+
+int test::expectEveryCandidateKeepsTheBound(const dsl::Spec &spec,
+                                            const CandidateKernels &candidates,
+                                            const CaseData &data,
+                                            bool specialized) {
+  RunOptions options;
+  options.launch.laneOrder = cpu::LaneOrder::Random;
+  options.launch.seed = 3;
+  int launched = 0;
+  for (size_t i = 0; i < candidates.schedules.size(); ++i) {
+    if (!fitsShared(candidates, i, data.d)) {
+      EXPECT_FALSE(specialized) << candidates.schedules[i].str();
+      continue;
+    }
+    ++launched;
+    RunOutputs out = runModuleOnCpu(spec, candidates.kernels[i],
+                                    candidates.module, inputsOf(data), options);
+    Grade g = grade(spec, data, out);
+    EXPECT_LE(g.worst(), 1.0)
+        << candidates.schedules[i].str() << ": " << g.str();
+  }
+  return launched;
+}

@@ -125,6 +125,14 @@ struct CandidateKernels {
 CandidateKernels compileCandidates(const SpecCompilation &compilation,
                                    const std::string &name);
 
+/// Runs every forward candidate on `data` (on the CPU device, lanes in a
+/// random order) and expects each to keep the bound; returns how many ran.
+/// A candidate whose shared memory does not fit is skipped, which only a
+/// kernel with d at run time may need (`specialized`: d is fixed).
+int expectEveryCandidateKeepsTheBound(const dsl::Spec &spec,
+                                      const CandidateKernels &candidates,
+                                      const CaseData &data, bool specialized);
+
 /// Whether candidate i can be launched at d: with d at run time, a
 /// shared-memory row may not fit, which the launch refuses, and so does
 /// the tuner.
