@@ -22,6 +22,8 @@ const char *kindName(KernelParam::Kind kind) {
     return "stats";
   case KernelParam::Kind::Scalar:
     return "scalar";
+  case KernelParam::Kind::Groups:
+    return "groups";
   case KernelParam::Kind::RowCount:
     return "rowcount";
   case KernelParam::Kind::Cols:
@@ -33,7 +35,8 @@ const char *kindName(KernelParam::Kind kind) {
 std::optional<KernelParam::Kind> kindFrom(const std::string &name) {
   using Kind = KernelParam::Kind;
   for (Kind k : {Kind::Rows, Kind::RowStride, Kind::Features, Kind::Stats,
-                 Kind::Partials, Kind::Scalar, Kind::RowCount, Kind::Cols})
+                 Kind::Partials, Kind::Scalar, Kind::Groups, Kind::RowCount,
+                 Kind::Cols})
     if (name == kindName(k))
       return k;
   return std::nullopt;
@@ -58,6 +61,9 @@ std::string normc::toText(const KernelLaunchInfo &info) {
      << " launch_order=" << info.launchOrder << " shared=";
   for (size_t i = 0; i < info.sharedRowElementBytes.size(); ++i)
     os << (i ? "," : "") << info.sharedRowElementBytes[i];
+  if (info.groupSize)
+    os << " group=" << info.groupSize
+       << " group_table=" << info.groupTableElementBytes;
   os << " params=";
   for (size_t i = 0; i < info.params.size(); ++i) {
     const KernelParam &p = info.params[i];
@@ -89,6 +95,10 @@ normc::kernelInfoFromText(const std::string &text) {
         info.vectorWidth = std::stoll(value);
       else if (key == "launch_order")
         info.launchOrder = std::stoll(value);
+      else if (key == "group")
+        info.groupSize = std::stoll(value);
+      else if (key == "group_table")
+        info.groupTableElementBytes = std::stoll(value);
       else if (key == "shared")
         for (const std::string &bytes : split(value, ','))
           info.sharedRowElementBytes.push_back(std::stoll(bytes));
@@ -112,11 +122,26 @@ normc::kernelInfoFromText(const std::string &text) {
   bool elementSizes = std::all_of(
       info.sharedRowElementBytes.begin(), info.sharedRowElementBytes.end(),
       [](int64_t b) { return b == 1 || b == 2 || b == 4 || b == 8; });
+  // Groups of 16 to 1024 features (a power of two), with a table of 2-, 4-
+  // or 8-byte elements or none; a Groups buffer needs a group size.
+  bool groups =
+      info.groupSize == 0
+          ? info.groupTableElementBytes == 0
+          : info.groupSize >= 16 && info.groupSize <= 1024 &&
+                (info.groupSize & (info.groupSize - 1)) == 0 &&
+                (info.groupTableElementBytes == 0 ||
+                 info.groupTableElementBytes == 2 ||
+                 info.groupTableElementBytes == 4 ||
+                 info.groupTableElementBytes == 8);
+  if (info.groupSize == 0)
+    groups &= std::none_of(
+        info.params.begin(), info.params.end(),
+        [](const KernelParam &p) { return p.kind == KernelParam::Kind::Groups; });
   if (info.name.empty() || info.blockSize < 1 || info.blockSize > 1024 ||
       info.rowsPerBlock < 1 || info.rowsPerBlock > info.blockSize ||
       info.vectorWidth < 1 || info.vectorWidth > 16 || info.launchOrder < 0 ||
       (info.cols && (*info.cols < 1 || *info.cols > kMaxCols)) ||
-      !elementSizes || info.params.empty())
+      !elementSizes || !groups || info.params.empty())
     return std::nullopt;
   return info;
 }

@@ -77,10 +77,6 @@ void checkSpec(const Spec &spec, std::vector<Diagnostic> &diags) {
           "'block' applies only with scale = "
           "\"block\", but the scale is \"" +
               std::string(toString(spec.quantizeScale.value)) + "\"");
-  if (fp8 && spec.quantizeScale.value == QuantizeScale::Block)
-    error(spec.quantizeScale.loc,
-          "scale = \"block\" is not supported by this build of normc yet; "
-          "use \"row\" or \"static\"");
 
   switch (spec.accumulate.value) {
   case DType::F16:

@@ -79,6 +79,7 @@ class Signature:
     scaled: bool
     gain_offset: float
     quantize_scale: str
+    quantize_block: int
     canonical: str
 
     @classmethod
@@ -111,7 +112,8 @@ class Norm:
     mean, rstd) of what the spec stores; they are differentiable with
     respect to x, residual, gamma and beta. With an fp8 output (contract
     section 7) y is torch.float8_e4m3fn or torch.float8_e5m2 and the tuple
-    is (y, scale or amax, residual_out, mean, rstd); a static scale is the
+    is (y, scale or amax, residual_out, mean, rstd), block scales of shape
+    [..., ceil(d / block)]; a static scale is the
     keyword `scale`, a float32 tensor of shape [1]. fp8 outputs have no
     backward.
     """

@@ -67,9 +67,15 @@ def _forward_outputs(key: str, x: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tenso
     y = x.new_empty(x.shape, dtype=DTYPES[sig.output])
     residual_out = x.new_empty(x.shape) if sig.residual_out else _absent(x)
     stat = lambda on: x.new_empty(lead, dtype=torch.float32) if on else _absent(x)
-    # An fp8 output's per-row scale, or with a static scale its amax.
-    return (y, stat(bool(sig.quantize_scale)), residual_out, stat(sig.mean),
-            stat(sig.rstd))
+    # An fp8 output's per-row scale, or with a static scale its amax; block
+    # scales are [..., ceil(d / block)].
+    if sig.quantize_block:
+        block = sig.quantize_block
+        groups = (x.shape[-1] + block - 1) // block
+        scale = x.new_empty((*lead, groups), dtype=torch.float32)
+    else:
+        scale = stat(bool(sig.quantize_scale))
+    return (y, scale, residual_out, stat(sig.mean), stat(sig.rstd))
 
 
 def forward_impl(

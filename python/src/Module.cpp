@@ -127,6 +127,7 @@ NB_MODULE(_normc, m) {
       .def_ro("scaled", &normc::NormSignature::scaled)
       .def_ro("gain_offset", &normc::NormSignature::gainOffset)
       .def_ro("quantize_scale", &normc::NormSignature::quantizeScale)
+      .def_ro("quantize_block", &normc::NormSignature::quantizeBlock)
       .def_ro("canonical", &normc::NormSignature::canonical);
 
   // Addresses are integers (tensor.data_ptr()), 0 for an absent argument;

@@ -9,6 +9,7 @@
 #include "CompensatedSum.h"
 #include "ForwardRow.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <stdexcept>
@@ -156,19 +157,23 @@ Quantization quantization(const dsl::Spec &spec, const Outputs &out,
   if (out.y.size() != static_cast<size_t>(rows * d))
     throw std::invalid_argument("quantization: y is not [rows, d]");
   Quantization q;
-  for (int64_t row = 0; row < rows; ++row) {
-    double amax = 0;
-    for (int64_t i = 0; i < d; ++i) {
-      double m = std::fabs(out.y[row * d + i]);
-      if (m > amax) // false for NaN
-        amax = m;
+  q.group = spec.quantizeScale.value == dsl::QuantizeScale::Block
+                ? static_cast<int64_t>(spec.quantizeBlock.value)
+                : d;
+  for (int64_t row = 0; row < rows; ++row)
+    for (int64_t first = 0; first < d; first += q.group) {
+      double amax = 0;
+      for (int64_t i = first; i < std::min(d, first + q.group); ++i) {
+        double m = std::fabs(out.y[row * d + i]);
+        if (m > amax) // false for NaN
+          amax = m;
+      }
+      q.amax.push_back(amax);
+      q.scale.push_back(spec.quantizeScale.value == dsl::QuantizeScale::Static
+                            ? staticScale
+                        : amax == 0 ? 1.0
+                                    : amax / fp8Max(*format));
     }
-    q.amax.push_back(amax);
-    q.scale.push_back(spec.quantizeScale.value == dsl::QuantizeScale::Static
-                          ? staticScale
-                      : amax == 0 ? 1.0
-                                  : amax / fp8Max(*format));
-  }
   return q;
 }
 
@@ -182,13 +187,21 @@ double scaleErrorFraction(double got, double want) {
 
 Fp8Count countFp8(Fp8 format, const std::vector<double> &q, const Outputs &ref,
                   int64_t d, const std::vector<double> &scales,
-                  double staticScale) {
-  if (q.size() != ref.y.size() ||
-      (!scales.empty() && scales.size() * size_t(d) != q.size()))
+                  double staticScale, int64_t group) {
+  if (d < 1)
+    throw std::invalid_argument("countFp8: d must be at least 1");
+  if (group <= 0 || group > d)
+    group = d;
+  const size_t groups = static_cast<size_t>((d + group - 1) / group);
+  const size_t rows = q.size() / size_t(d);
+  if (q.size() != ref.y.size() || rows * size_t(d) != q.size() ||
+      (!scales.empty() && scales.size() != rows * groups))
     throw std::invalid_argument("countFp8: q, y and the scales disagree");
   Fp8Count count;
   for (size_t i = 0; i < q.size(); ++i) {
-    double s = scales.empty() ? staticScale : scales[i / size_t(d)];
+    size_t row = i / size_t(d), feature = i % size_t(d);
+    double s = scales.empty() ? staticScale
+                              : scales[row * groups + feature / size_t(group)];
     double scaled = ref.y[i] / s;
     ++count.values;
     count.exact += q[i] == roundToFp8(format, scaled) ||

@@ -36,13 +36,15 @@ PackedArgs::PackedArgs(const KernelLaunchInfo &info, const KernelArgs &args)
     case KernelParam::Kind::Features:
     case KernelParam::Kind::Stats:
     case KernelParam::Kind::Partials:
-    case KernelParam::Kind::Scalar: {
+    case KernelParam::Kind::Scalar:
+    case KernelParam::Kind::Groups: {
       auto it = args.buffers.find(param.name);
       bool missing = it == args.buffers.end() || !it->second;
       // With no rows, a row buffer holds nothing (and may be null, as
       // empty tensors' storage is).
       bool perRow = param.kind == KernelParam::Kind::Rows ||
-                    param.kind == KernelParam::Kind::Stats;
+                    param.kind == KernelParam::Kind::Stats ||
+                    param.kind == KernelParam::Kind::Groups;
       if (missing && perRow && args.rows == 0) {
         slot = 0;
         break;

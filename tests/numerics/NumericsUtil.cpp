@@ -129,24 +129,24 @@ static void gradeFp8(const dsl::Spec &spec, const CaseData &data,
   reference::Quantization want = reference::quantization(
       spec, ref, data.rows, data.d, isStatic ? data.staticScale[0] : 1.0);
   const std::vector<double> &scales = isStatic ? got.amax : got.scale;
-  EXPECT_EQ(scales.size(), size_t(data.rows));
+  EXPECT_EQ(scales.size(), want.scale.size());
   EXPECT_EQ(got.y.size(), ref.y.size());
-  if (scales.size() != size_t(data.rows) || got.y.size() != ref.y.size()) {
+  if (scales.size() != want.scale.size() || got.y.size() != ref.y.size()) {
     grade.y = grade.scale = INFINITY;
     return;
   }
   if (isStatic)
     grade.scale = worstOf(got.amax, want.amax, dsl::DType::F32, leeway);
   else
-    for (int64_t row = 0; row < data.rows; ++row)
-      grade.scale =
-          std::max(grade.scale, reference::scaleErrorFraction(got.scale[row],
-                                                              want.scale[row]) /
-                                    (leeway.roundoffRatio * leeway.depth));
-  reference::Fp8Count count =
-      reference::countFp8(*reference::fp8Of(spec.output.value), got.y, ref,
-                          data.d, isStatic ? std::vector<double>() : got.scale,
-                          isStatic ? data.staticScale[0] : 1.0);
+    for (size_t i = 0; i < want.scale.size(); ++i)
+      grade.scale = std::max(
+          grade.scale,
+          reference::scaleErrorFraction(got.scale[i], want.scale[i]) /
+              (leeway.roundoffRatio * leeway.depth));
+  reference::Fp8Count count = reference::countFp8(
+      *reference::fp8Of(spec.output.value), got.y, ref, data.d,
+      isStatic ? std::vector<double>() : got.scale,
+      isStatic ? data.staticScale[0] : 1.0, want.group);
   grade.fp8Values = count.values;
   grade.fp8Exact = count.exact;
   grade.fp8Wrong = count.values - count.accepted;

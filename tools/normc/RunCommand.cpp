@@ -43,7 +43,8 @@ rstd.npy. Nothing is written when anything fails.
 
 With an fp8 output (dtypes.output = "f8e4m3" or "f8e5m2"), y.npy holds the
 fp8 values as float32, not multiplied by their scale, and scale.npy [rows]
-the scale of each row; with [quantize] scale = "static", --scale S.npy [1]
+the scale of each row ([rows, ceil(d / block)] with [quantize] scale =
+"block"); with [quantize] scale = "static", --scale S.npy [1]
 gives the scale and amax.npy [rows] receives each row's largest |y|.
 
 With --backward it runs the backward kernels for the gradient dy [rows, d]
@@ -125,7 +126,7 @@ bool reportQuantized(const dsl::Spec &spec, const RunOutputs &got,
     });
   reference::Fp8Count count = reference::countFp8(
       format, got.y, ref, d, staticScale ? std::vector<double>() : got.scale,
-      staticScale ? *staticScale : 1.0);
+      staticScale ? *staticScale : 1.0, want.group);
   llvm::errs() << llvm::format(
       "  %-13s %zu of %zu values the reference's rounding (%.4f%%), %zu "
       "others accepted (near a midpoint), %zu wrong\n",
@@ -413,6 +414,11 @@ int normc::tool::runRun(int argc, char **argv) {
       addFile("rstd.npy", result.rstd, {rows});
     if (staticScale)
       addFile("amax.npy", result.amax, {rows});
+    else if (spec->quantized() &&
+             spec->quantizeScale.value == dsl::QuantizeScale::Block)
+      addFile("scale.npy", result.scale,
+              {rows, (d + static_cast<int64_t>(spec->quantizeBlock.value) - 1) /
+                         static_cast<int64_t>(spec->quantizeBlock.value)});
     else if (spec->quantized())
       addFile("scale.npy", result.scale, {rows});
   }

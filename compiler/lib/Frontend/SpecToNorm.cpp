@@ -159,15 +159,47 @@ Value SpecBuilder::quantize(Value y, Value staticScale) {
   Location at = loc(spec.output.loc);
   auto yType = cast<RankedTensorType>(y.getType());
   Type acc = yType.getElementType();
-  auto stats = RankedTensorType::get({ShapedType::kDynamic}, acc);
+  // Block scales: one per row and group of `block` features.
+  std::optional<int64_t> group;
+  if (spec.quantizeScale.value == dsl::QuantizeScale::Block)
+    group = static_cast<int64_t>(spec.quantizeBlock.value);
+  RankedTensorType stats = RankedTensorType::get({ShapedType::kDynamic}, acc);
+  if (group) {
+    int64_t d = yType.getDimSize(1);
+    stats = RankedTensorType::get(
+        {ShapedType::kDynamic,
+         ShapedType::isDynamic(d) ? d : (d + *group - 1) / *group},
+        acc);
+  }
+  // An elementwise norm.map of `v` (per row, or per row and group).
+  auto mapOf = [&](Value v, Type element,
+                   llvm::function_ref<Value(Value)> build) -> Value {
+    auto type = RankedTensorType::get(stats.getShape(), element);
+    bool perRow = type.getRank() == 1;
+    auto map = norm::MapOp::create(b, at, type,
+                                   perRow ? ValueRange() : ValueRange{v},
+                                   perRow ? ValueRange{v} : ValueRange(),
+                                   FloatAttr());
+    Block &body = map.getBody().emplaceBlock();
+    Value arg = body.addArgument(acc, at);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&body);
+    norm::YieldOp::create(b, at, build(arg));
+    return map;
+  };
   auto asF32 = [&](Value v) -> Value {
     if (acc.isF32())
       return v;
+    if (group)
+      return mapOf(v, b.getF32Type(), [&](Value a) {
+        return norm::buildConvert(b, at, a, b.getF32Type());
+      });
     return norm::ConvertOp::create(
         b, at, RankedTensorType::get({ShapedType::kDynamic}, b.getF32Type()),
         v);
   };
-  Value amax = norm::AmaxOp::create(b, at, stats, y);
+  Value amax = norm::AmaxOp::create(
+      b, at, stats, y, group ? b.getI64IntegerAttr(*group) : IntegerAttr());
   Value scale;
   if (staticScale) {
     scale = staticScale;
@@ -175,28 +207,22 @@ Value SpecBuilder::quantize(Value y, Value staticScale) {
       scale = norm::ConvertOp::create(b, at, RankedTensorType::get({1}, acc),
                                       staticScale);
   } else {
-    // s = amax / FP8_MAX, or 1 for a row of zeros.
+    // s = amax / FP8_MAX, or 1 for a row (or group) of zeros.
     double max = norm::largestFinite(elementType(spec.output.value));
-    auto map = norm::MapOp::create(b, at, stats, ValueRange(), ValueRange{amax},
-                                   FloatAttr());
-    Block &body = map.getBody().emplaceBlock();
-    Value a = body.addArgument(acc, at);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&body);
-    auto constant = [&](double v) -> Value {
-      return arith::ConstantOp::create(b, at, acc, b.getFloatAttr(acc, v));
-    };
-    Value zero = arith::CmpFOp::create(b, at, arith::CmpFPredicate::OEQ, a,
-                                       constant(0.0));
-    Value ratio = arith::DivFOp::create(b, at, a, constant(max));
-    Value s = arith::SelectOp::create(b, at, zero, constant(1.0), ratio);
-    norm::YieldOp::create(b, at, s);
-    scale = map;
+    scale = mapOf(amax, acc, [&](Value a) -> Value {
+      auto constant = [&](double v) -> Value {
+        return arith::ConstantOp::create(b, at, acc, b.getFloatAttr(acc, v));
+      };
+      Value zero = arith::CmpFOp::create(b, at, arith::CmpFPredicate::OEQ, a,
+                                         constant(0.0));
+      Value ratio = arith::DivFOp::create(b, at, a, constant(max));
+      return arith::SelectOp::create(b, at, zero, constant(1.0), ratio);
+    });
   }
   Value q = norm::QuantizeOp::create(
       b, at,
       RankedTensorType::get(yType.getShape(), elementType(spec.output.value)),
-      y, scale);
+      y, scale, group ? b.getI64IntegerAttr(*group) : IntegerAttr());
   norm::OutputOp::create(b, at, "y", q);
   if (staticScale)
     norm::OutputOp::create(b, at, "amax", asF32(amax));

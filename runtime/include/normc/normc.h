@@ -65,9 +65,11 @@ struct NormSignature {
   bool centered = false, scaled = false;
   /// The output uses gainOffset + gamma (Gemma: 1).
   double gainOffset = 0;
-  /// An fp8 output: "row" (writes a scale per row) or "static" (reads one
-  /// scale, writes the amax per row); empty for the other outputs.
+  /// An fp8 output: "row" (writes a scale per row), "block" (a scale per
+  /// row and block of quantizeBlock features) or "static" (reads one scale,
+  /// writes the amax per row); empty for the other outputs.
   std::string quantizeScale;
+  int64_t quantizeBlock = 0; // with "block"
   /// The spec's canonical TOML text (dsl::Spec::canonical).
   std::string canonical;
 };
@@ -89,7 +91,8 @@ struct ForwardArgs {
   float *mean = nullptr; // with save_stats and center
   float *rstd = nullptr; // with save_stats (all 1 when scale = false)
   // An fp8 output (contract section 7), y then of the fp8 type: with
-  // `[quantize] scale = "row"` the per-row scales [rows] are written; with
+  // `[quantize] scale = "row"` the per-row scales [rows] are written, with
+  // "block" the scales [rows, ceil(d / block)] (row-major, contiguous); with
   // "static" the scale [1] is read and the per-row amax [rows] written.
   float *scale = nullptr;
   const float *staticScale = nullptr;

@@ -62,10 +62,10 @@ std::unique_ptr<Backend> makeCpuBackend(const std::string &cacheDir,
 std::unique_ptr<Backend> makeCudaBackend(int ordinal,
                                          const std::string &cacheDir);
 
-/// Bytes of each kernel parameter's buffer for (rows, d) (0 for integers),
+/// Bytes of a parameter of kernel `info` for (rows, d) (0 for integers),
 /// partials for `partialRows` rows.
-size_t bufferBytes(const KernelParam &param, int64_t rows, int64_t d,
-                   int64_t partialRows);
+size_t bufferBytes(const KernelLaunchInfo &info, const KernelParam &param,
+                   int64_t rows, int64_t d, int64_t partialRows);
 
 /// The partials buffers of a sequence, by name, with their bytes for
 /// (rows, d) under `plan`.

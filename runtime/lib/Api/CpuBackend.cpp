@@ -10,8 +10,8 @@
 using namespace normc;
 using namespace normc::api;
 
-size_t api::bufferBytes(const KernelParam &param, int64_t rows, int64_t d,
-                        int64_t partialRows) {
+size_t api::bufferBytes(const KernelLaunchInfo &info, const KernelParam &param,
+                        int64_t rows, int64_t d, int64_t partialRows) {
   switch (param.kind) {
   case KernelParam::Kind::Rows:
     return rows * d * host::elementBytes(param.elementType);
@@ -23,6 +23,8 @@ size_t api::bufferBytes(const KernelParam &param, int64_t rows, int64_t d,
     return partialRows * d * host::elementBytes(param.elementType);
   case KernelParam::Kind::Scalar:
     return host::elementBytes(param.elementType);
+  case KernelParam::Kind::Groups:
+    return rows * info.groupsPerRow(d) * host::elementBytes(param.elementType);
   default:
     return 0;
   }
@@ -36,7 +38,7 @@ api::partialsBuffers(const std::vector<KernelLaunchInfo> &kernels,
   for (const KernelLaunchInfo &info : kernels)
     for (const KernelParam &p : info.params)
       if (p.kind == KernelParam::Kind::Partials && p.written)
-        out.push_back({p.name, bufferBytes(p, 0, d, rows)});
+        out.push_back({p.name, bufferBytes(info, p, 0, d, rows)});
   return out;
 }
 
@@ -122,7 +124,7 @@ public:
       for (const KernelParam &param : info.params)
         if (param.isBuffer() && param.kind != KernelParam::Kind::Partials &&
             !args.buffers.count(param.name)) {
-          storage.emplace_back(bufferBytes(param, rows, d, 0) + 16, 0);
+          storage.emplace_back(bufferBytes(info, param, rows, d, 0) + 16, 0);
           args.buffers[param.name] = storage.back().data();
         }
     launch(kernel, args, nullptr); // warm-up

@@ -162,7 +162,7 @@ public:
         for (const KernelParam &param : info.params)
           if (param.isBuffer() && param.kind != KernelParam::Kind::Partials &&
               !args.buffers.count(param.name)) {
-            storage.emplace_back(ordinal, bufferBytes(param, rows, d, 0));
+            storage.emplace_back(ordinal, bufferBytes(info, param, rows, d, 0));
             storage.back().fill(0);
             args.buffers[param.name] = storage.back().get();
           }

@@ -146,6 +146,8 @@ NormSignature Norm::signature() const {
   s.gainOffset = spec.gainOffset.value;
   if (spec.quantized())
     s.quantizeScale = dsl::toString(spec.quantizeScale.value);
+  if (spec.quantized() && spec.quantizeScale.value == dsl::QuantizeScale::Block)
+    s.quantizeBlock = static_cast<int64_t>(spec.quantizeBlock.value);
   s.canonical = state->canonical;
   return s;
 }

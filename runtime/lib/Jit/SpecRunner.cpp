@@ -111,9 +111,12 @@ RunOutputs normc::runModuleOnCpu(const dsl::Spec &spec,
                      : p.kind == KernelParam::Kind::Stats    ? rows
                      : p.kind == KernelParam::Kind::Scalar   ? 1
                      : p.kind == KernelParam::Kind::Partials ? partials * d
-                                                             : rows * stride;
+                     : p.kind == KernelParam::Kind::Groups
+                         ? rows * info.groupsPerRow(in.d)
+                         : rows * stride;
       int shift = p.kind == KernelParam::Kind::Stats ||
-                          p.kind == KernelParam::Kind::Scalar
+                          p.kind == KernelParam::Kind::Scalar ||
+                          p.kind == KernelParam::Kind::Groups
                       ? 0
                       : misalign;
       if (p.written)

@@ -22,7 +22,9 @@ struct KernelParam {
   /// (a sched.reduce_rows writes one row per row group of each block; a
   /// later kernel reads them all, taking the number of partial rows as its
   /// `rows`; see planLaunches). Scalar: a one-element buffer read by every
-  /// row (an fp8 output's static scale).
+  /// row (an fp8 output's static scale). Groups: a [rows, ceil(d / G)]
+  /// buffer, a value per row and group of the kernel's groupSize features
+  /// (an fp8 output's block scales).
   enum class Kind {
     Rows,
     RowStride,
@@ -30,6 +32,7 @@ struct KernelParam {
     Stats,
     Partials,
     Scalar,
+    Groups,
     RowCount,
     Cols
   };
@@ -42,7 +45,7 @@ struct KernelParam {
   bool isBuffer() const {
     return kind == Kind::Rows || kind == Kind::Features ||
            kind == Kind::Stats || kind == Kind::Partials ||
-           kind == Kind::Scalar;
+           kind == Kind::Scalar || kind == Kind::Groups;
   }
 };
 
@@ -57,7 +60,18 @@ struct KernelLaunchInfo {
   int64_t launchOrder = 0;
   /// Bytes per element of each row kept in dynamic shared memory.
   std::vector<int64_t> sharedRowElementBytes;
+  /// Features per group of the kernel's per-group values (Groups buffers
+  /// and the shared group table), 0 when it has none.
+  int64_t groupSize = 0;
+  /// Bytes per element of the table of per-group values in dynamic shared
+  /// memory (a row of it per row group, after the kept rows), 0 for none.
+  int64_t groupTableElementBytes = 0;
   std::vector<KernelParam> params;
+
+  /// Groups of a row of d features.
+  int64_t groupsPerRow(int64_t d) const {
+    return groupSize ? (d + groupSize - 1) / groupSize : 0;
+  }
 
   /// gridDim.x that gives every row group its own block; any smaller grid
   /// is also correct (blocks stride over row groups).
@@ -66,12 +80,15 @@ struct KernelLaunchInfo {
   }
 
   /// Dynamic shared memory in bytes for hidden size d: one region per kept
-  /// row value, rows_per_block rows padded to whole vectors, 16-byte aligned.
+  /// row value, rows_per_block rows padded to whole vectors, then the group
+  /// table, rows_per_block rows of groupsPerRow(d); each 16-byte aligned.
   int64_t dynamicSharedBytes(int64_t d) const {
     int64_t pitch = (d + vectorWidth - 1) / vectorWidth * vectorWidth;
     int64_t total = 0;
     for (int64_t bytes : sharedRowElementBytes)
       total += (rowsPerBlock * pitch * bytes + 15) / 16 * 16;
+    total +=
+        (rowsPerBlock * groupsPerRow(d) * groupTableElementBytes + 15) / 16 * 16;
     return total;
   }
 };

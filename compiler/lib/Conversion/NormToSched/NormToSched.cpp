@@ -168,9 +168,11 @@ LogicalResult SpecLowering::lower() {
       continue;
     }
     auto tensor = cast<RankedTensorType>(out.getValue().getType());
-    Type type = tensor.getRank() == 2
-                    ? Type(sched::RowsType::get(ctx, tensor.getElementType()))
-                    : Type(sched::StatsType::get(ctx, tensor.getElementType()));
+    Type element = tensor.getElementType();
+    Type type = norm::groupSizeOf(out.getValue())
+                    ? Type(sched::GroupsType::get(ctx, element))
+                : tensor.getRank() == 2 ? Type(sched::RowsType::get(ctx, element))
+                                        : Type(sched::StatsType::get(ctx, element));
     outputs[out.getName()] =
         sched::BufferOp::create(b, out.getLoc(), type, out.getName());
   }
@@ -227,7 +229,10 @@ void SpecLowering::buildFinishKernel(sched::KernelOp kernel) {
 
 void SpecLowering::storeOutput(norm::OutputOp out, Value buffer) {
   Value value = map.lookup(out.getValue());
-  if (isa<sched::RowsType>(buffer.getType()))
+  if (std::optional<int64_t> group = norm::groupSizeOf(out.getValue()))
+    sched::StoreGroupsOp::create(b, out.getLoc(), value, buffer,
+                                 b.getI64IntegerAttr(*group));
+  else if (isa<sched::RowsType>(buffer.getType()))
     sched::StoreRowOp::create(b, out.getLoc(), value, buffer);
   else
     sched::StoreStatOp::create(b, out.getLoc(), value, buffer);
@@ -385,34 +390,46 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
     return success();
   }
   if (auto amax = dyn_cast<norm::AmaxOp>(op)) {
-    Value d = featureCount(loc, APFloat(1.0));
-    map.map(amax.getResult(), withBody<sched::ReduceOp>(
-                                  loc, acc, {map.lookup(amax.getInput())},
-                                  [&](ValueRange f) {
-                                    return Value(math::AbsFOp::create(
-                                        b, loc, convert(loc, f[0], acc)));
-                                  },
-                                  d, sched::Combine::max));
+    Value y = map.lookup(amax.getInput());
+    auto magnitude = [&](ValueRange f) {
+      return Value(math::AbsFOp::create(b, loc, convert(loc, f[0], acc)));
+    };
+    // Per group: a row whose features hold their group's amax.
+    if (auto group = amax.getGroup())
+      map.map(amax.getResult(),
+              withBody<sched::GroupMaxOp>(loc, sched::RowType::get(ctx, acc),
+                                          {y}, magnitude,
+                                          b.getI64IntegerAttr(*group)));
+    else
+      map.map(amax.getResult(),
+              withBody<sched::ReduceOp>(loc, acc, {y}, magnitude,
+                                        featureCount(loc, APFloat(1.0)),
+                                        sched::Combine::max));
     return success();
   }
   if (auto quantize = dyn_cast<norm::QuantizeOp>(op)) {
     Value scale = map.lookup(quantize.getScale());
     Type fp8 = quantize.getType().getElementType();
     double max = norm::largestFinite(fp8);
-    map.map(
-        quantize.getResult(),
-        withBody<sched::MapOp>(
-            loc, rowOf(quantize.getType()), {map.lookup(quantize.getInput())},
-            [&](ValueRange f) {
-              // Saturation is a clamp (NaN passes it), so the rounding
-              // itself never overflows.
-              Value t =
-                  arith::DivFOp::create(b, loc, convert(loc, f[0], acc), scale);
-              t = arith::MaximumFOp::create(b, loc, t, constant(loc, -max));
-              t = arith::MinimumFOp::create(b, loc, t, constant(loc, max));
-              return Value(arith::TruncFOp::create(b, loc, fp8, t));
-            },
-            Value()));
+    // Block scales are a row operand; the others a scalar from above.
+    bool perGroup = quantize.getGroup().has_value();
+    SmallVector<Value> inputs = {map.lookup(quantize.getInput())};
+    if (perGroup)
+      inputs.push_back(scale);
+    map.map(quantize.getResult(),
+            withBody<sched::MapOp>(
+                loc, rowOf(quantize.getType()), inputs,
+                [&](ValueRange f) {
+                  // Saturation is a clamp (NaN passes it), so the rounding
+                  // itself never overflows.
+                  Value t = arith::DivFOp::create(b, loc,
+                                                  convert(loc, f[0], acc),
+                                                  perGroup ? f[1] : scale);
+                  t = arith::MaximumFOp::create(b, loc, t, constant(loc, -max));
+                  t = arith::MinimumFOp::create(b, loc, t, constant(loc, max));
+                  return Value(arith::TruncFOp::create(b, loc, fp8, t));
+                },
+                Value()));
     return success();
   }
   if (auto fill = dyn_cast<norm::FillOp>(op)) {
@@ -463,6 +480,11 @@ LogicalResult SpecLowering::lowerMap(norm::MapOp op) {
   auto row =
       sched::RowType::get(b.getContext(), op.getTensorType().getElementType());
   auto mapped = sched::MapOp::create(b, loc, row, inputs, count);
+  // A map of per-group values (a block scale) computes the same value for
+  // every feature of a group: recomputing it where it is read costs less
+  // than keeping a row of it.
+  if (norm::groupSizeOf(op.getResult()))
+    mapped.setRecompute(true);
   Block &to = mapped.getBody().emplaceBlock();
   for (auto [arg, input] : llvm::zip(from.getArguments(), inputs))
     body.map(arg, to.addArgument(sched::getElementType(input.getType()), loc));

@@ -78,6 +78,13 @@ FailureOr<KernelLaunchInfo> normc::getLaunchInfo(KernelOp kernel) {
   for (auto layout : kernel.getBody().getOps<SharedRowsOp>())
     for (Type slot : layout.getResultTypes())
       info.sharedRowElementBytes.push_back(byteWidth(getElementType(slot)));
+  for (auto table : kernel.getBody().getOps<SharedGroupsOp>())
+    info.groupTableElementBytes = byteWidth(getElementType(table.getType()));
+  // One group size a kernel (the verifier says so).
+  kernel.walk([&](Operation *op) {
+    if (std::optional<int64_t> group = getGroupSize(op))
+      info.groupSize = *group;
+  });
   using Kind = KernelParam::Kind;
   for (auto buffer : kernel.getBody().getOps<BufferOp>()) {
     Kind kind = llvm::TypeSwitch<Type, Kind>(buffer.getType())
@@ -85,6 +92,7 @@ FailureOr<KernelLaunchInfo> normc::getLaunchInfo(KernelOp kernel) {
                     .Case<FeaturesType>([](auto) { return Kind::Features; })
                     .Case<PartialsType>([](auto) { return Kind::Partials; })
                     .Case<ScalarType>([](auto) { return Kind::Scalar; })
+                    .Case<GroupsType>([](auto) { return Kind::Groups; })
                     .Default([](Type) { return Kind::Stats; });
     // Written when an op declares a write to it.
     bool written = llvm::any_of(buffer->getUsers(), [&](Operation *user) {
@@ -189,6 +197,7 @@ private:
   // One print function per op.
   void print(SharedRowsOp op);
   void print(SharedScratchOp op);
+  void print(SharedGroupsOp op);
   LogicalResult print(ForRowGroupsOp op);
   LogicalResult print(ForChunksOp op);
   void print(AllocRowOp op);
@@ -206,6 +215,10 @@ private:
   void print(LoadStatOp op);
   void print(LoadScalarOp op);
   void print(StoreStatOp op);
+  void print(ClearGroupOp op);
+  LogicalResult print(AccumulateGroupMaxOp op);
+  void print(ReadGroupOp op);
+  void print(StoreGroupOp op);
   LogicalResult print(AccumulateRowOp op);
   void print(StorePartialsOp op);
   void print(SumPartialsOp op);
@@ -228,6 +241,9 @@ private:
   llvm::DenseMap<Value, std::string> names;
   /// Accumulator -> the name of its compensation term.
   llvm::DenseMap<Value, std::string> carries;
+  /// Where the dynamic shared memory after the kept rows starts, once
+  /// `shared_rows` is declared.
+  std::optional<std::string> sharedEnd;
 };
 
 } // namespace
@@ -282,6 +298,10 @@ void KernelEmitter::emitPrologue() {
       os << paramType(p) << p.name << "_row = " << p.name
          << " + ((long long)blockIdx.x * " << schedule.rowsPerBlock
          << " + row_in_block) * d; // this row group's sums\n";
+  if (info.groupSize)
+    os << "const int groups = (d + " << info.groupSize - 1 << ") / "
+       << info.groupSize << "; // groups of " << info.groupSize
+       << " features a row\n";
   for (auto buffer : kernel.getBody().getOps<BufferOp>())
     if (isa<FeaturesType>(buffer.getType()))
       os << "const bool " << vecFlag(buffer) << " = normc_aligned("
@@ -305,6 +325,21 @@ void KernelEmitter::print(SharedRowsOp op) {
                            schedule.rowsPerBlock * byteWidth(element));
     names[slot] = name;
   }
+  sharedEnd = offset;
+}
+
+void KernelEmitter::print(SharedGroupsOp op) {
+  if (!sharedEnd) {
+    os << "NORMC_DYNAMIC_SHARED(shared_rows);\n";
+    sharedEnd = "0";
+  }
+  Type element = getElementType(op.getType());
+  std::string name = fresh('v');
+  os << "// A slot per group of this row, after the kept rows.\n";
+  os << typeName(element) << " *" << name << " = reinterpret_cast<"
+     << typeName(element) << " *>(shared_rows + " << *sharedEnd
+     << ") + row_in_block * groups;\n";
+  names[op] = name;
 }
 
 void KernelEmitter::print(SharedScratchOp op) {
@@ -516,6 +551,50 @@ void KernelEmitter::print(StoreStatOp op) {
      << ";\n";
 }
 
+void KernelEmitter::print(ClearGroupOp op) {
+  os << "if (c < d && c % " << info.groupSize << " == 0)\n";
+  os << "  " << names[op.getTable()] << "[c / " << info.groupSize
+     << "] = " << literal(getElementType(op.getTable().getType()), 0.0)
+     << ";\n";
+}
+
+LogicalResult KernelEmitter::print(AccumulateGroupMaxOp op) {
+  Type element = getElementType(op.getTable().getType());
+  std::string largest = fresh('a');
+  os << typeName(element) << " " << largest << " = " << literal(element, 0.0)
+     << ";\n";
+  openElementLoop();
+  os << "if (c + e < d) {\n";
+  os.indent();
+  FailureOr<std::string> term = emitElementBody(op.getBody(), op.getInputs());
+  if (failed(term))
+    return failure();
+  os << combined(Combine::max, largest, *term);
+  close();
+  close();
+  os << "if (c < d)\n";
+  os << "  normc_group_max(" << names[op.getTable()] << " + c / "
+     << info.groupSize << ", " << largest << ");\n";
+  return success();
+}
+
+void KernelEmitter::print(ReadGroupOp op) {
+  Type element = getElementType(op.getType());
+  std::string name = fresh('c');
+  declareChunk(element, name);
+  os << "#pragma unroll\n";
+  os << "for (int e = 0; e < " << width << "; ++e)\n";
+  os << "  " << name << "[e] = c < d ? " << names[op.getTable()] << "[c / "
+     << info.groupSize << "] : " << literal(element, 0.0) << ";\n";
+  names[op] = name;
+}
+
+void KernelEmitter::print(StoreGroupOp op) {
+  os << "if (row < rows && c < d && c % " << info.groupSize << " == 0)\n";
+  os << "  " << bufferName(op.getDest()) << "[row * groups + c / "
+     << info.groupSize << "] = " << names[op.getValue()] << "[0];\n";
+}
+
 LogicalResult KernelEmitter::print(AccumulateRowOp op) {
   Value sums = op.getSums();
   bool partials = isa<PartialsType>(sums.getType());
@@ -627,11 +706,14 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
         return success();
       })
       .Case<ForRowGroupsOp, ForChunksOp, MapChunkOp, AccumulateOp,
-            AccumulateRowOp>([&](auto op) { return print(op); })
-      .Case<SharedRowsOp, SharedScratchOp, AllocRowOp, LoadChunkOp, ReadKeptOp,
-            KeepOp, StoreChunkOp, AccumulatorOp, ReadAccumulatorOp, WarpSumOp,
-            ScratchWriteOp, ScratchSumOp, LoadStatOp, LoadScalarOp, StoreStatOp,
-            StorePartialsOp, SumPartialsOp>([&](auto op) {
+            AccumulateRowOp, AccumulateGroupMaxOp>(
+          [&](auto op) { return print(op); })
+      .Case<SharedRowsOp, SharedScratchOp, SharedGroupsOp, AllocRowOp,
+            LoadChunkOp, ReadKeptOp, KeepOp, StoreChunkOp, AccumulatorOp,
+            ReadAccumulatorOp, WarpSumOp, ScratchWriteOp, ScratchSumOp,
+            LoadStatOp, LoadScalarOp, StoreStatOp, StorePartialsOp,
+            SumPartialsOp, ClearGroupOp, ReadGroupOp, StoreGroupOp>(
+          [&](auto op) {
         print(op);
         return success();
       })
@@ -672,11 +754,15 @@ LogicalResult KernelEmitter::emit() {
   os << "//   launch: blockDim.x = " << info.blockSize
      << ", any gridDim.x (blocks stride over groups of "
      << schedule.rowsPerBlock << " rows), dynamic shared memory = ";
-  if (info.sharedRowElementBytes.empty())
+  if (info.sharedRowElementBytes.empty() && !info.groupTableElementBytes)
     os << "0\n";
   else
     os << info.sharedRowElementBytes.size()
-       << " region(s) of rows_per_block * round_up(d, vector_width) elements\n";
+       << " region(s) of rows_per_block * round_up(d, vector_width) elements"
+       << (info.groupTableElementBytes
+               ? " and a table of rows_per_block * groups elements"
+               : "")
+       << "\n";
   emitSignature();
   emitPrologue();
   if (failed(emitBlock(kernel.getBody().front())))

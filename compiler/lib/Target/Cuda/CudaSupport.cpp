@@ -90,6 +90,41 @@ template <typename T> __device__ __forceinline__ T normc_maximum(T a, T b) {
   return a != a || a > b ? a : b;
 }
 
+// The maximum of a group's terms (sched.accumulate_group_max): slots start
+// at 0 and only positive terms are combined (a NaN or -0 never is), and the
+// bits of positive floats order as unsigned integers, so an atomic integer
+// maximum is the float maximum whatever order threads arrive in.
+__device__ __forceinline__ void normc_group_max(float *slot, float v) {
+  if (v > 0.0f)
+    atomicMax(reinterpret_cast<unsigned int *>(slot), __float_as_uint(v));
+}
+__device__ __forceinline__ void normc_group_max(double *slot, double v) {
+  if (v > 0.0)
+    atomicMax(reinterpret_cast<unsigned long long *>(slot),
+              static_cast<unsigned long long>(__double_as_longlong(v)));
+}
+__device__ __forceinline__ void normc_group_max_bits(unsigned short *slot,
+                                                     unsigned short bits) {
+  unsigned short old = *slot;
+  while (old < bits) {
+    const unsigned short seen = atomicCAS(slot, old, bits);
+    if (seen == old)
+      break;
+    old = seen;
+  }
+}
+__device__ __forceinline__ void normc_group_max(__half *slot, __half v) {
+  if (__half2float(v) > 0.0f)
+    normc_group_max_bits(reinterpret_cast<unsigned short *>(slot),
+                         __half_as_ushort(v));
+}
+__device__ __forceinline__ void normc_group_max(__nv_bfloat16 *slot,
+                                                __nv_bfloat16 v) {
+  if (__bfloat162float(v) > 0.0f)
+    normc_group_max_bits(reinterpret_cast<unsigned short *>(slot),
+                         __bfloat16_as_ushort(v));
+}
+
 // Square roots in the accumulate type; 16-bit types go through f32.
 __device__ __forceinline__ float normc_sqrt(float v) { return sqrtf(v); }
 __device__ __forceinline__ double normc_sqrt(double v) { return sqrt(v); }

@@ -100,13 +100,16 @@ bool fp8Accepts(Fp8 format, double q, double scaled);
 bool fp8AcceptsWithin(Fp8 format, double q, double yRef, double s,
                       double conditioning);
 
-/// Contract section 7 per row of a quantized spec, from evaluate's y: the
-/// amax (the largest |y[i]| of the row, NaN ignored, 0 for none) and the
-/// scale (amax / fp8Max, 1 when amax is 0; with scale = "static",
-/// `staticScale` for every row).
+/// Contract section 7 per row (or per row and block) of a quantized spec,
+/// from evaluate's y: the amax (the largest |y[i]| of the row or block, NaN
+/// ignored, 0 for none) and the scale (amax / fp8Max, 1 when amax is 0;
+/// with scale = "static", `staticScale` for every row).
 struct Quantization {
-  std::vector<double> amax;  // [rows]
-  std::vector<double> scale; // [rows]
+  /// Features an amax and a scale cover: d, or `block` with scale = "block"
+  /// (the last block of a row may be shorter).
+  int64_t group = 0;
+  std::vector<double> amax;  // [rows, ceil(d / group)]
+  std::vector<double> scale; // [rows, ceil(d / group)]
 };
 Quantization quantization(const dsl::Spec &spec, const Outputs &out,
                           int64_t rows, int64_t d, double staticScale = 1);
@@ -116,15 +119,16 @@ Quantization quantization(const dsl::Spec &spec, const Outputs &out,
 double scaleErrorFraction(double got, double want);
 
 /// Section 7 over an fp8 output: q [rows, d] against ref.y / s, s the
-/// kernel's own per-row `scales` (or `staticScale` for every row when
-/// `scales` is empty). `exact`: q is the reference's rounding; `accepted`:
-/// fp8AcceptsWithin (exact ones included).
+/// kernel's own `scales` [rows, ceil(d / group)] (per row when group is 0 or
+/// d; or `staticScale` for every row when `scales` is empty). `exact`: q is
+/// the reference's rounding; `accepted`: fp8AcceptsWithin (exact ones
+/// included).
 struct Fp8Count {
   size_t values = 0, exact = 0, accepted = 0;
 };
 Fp8Count countFp8(Fp8 format, const std::vector<double> &q, const Outputs &ref,
                   int64_t d, const std::vector<double> &scales,
-                  double staticScale = 1);
+                  double staticScale = 1, int64_t group = 0);
 
 } // namespace normc::reference
 

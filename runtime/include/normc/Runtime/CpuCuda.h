@@ -231,6 +231,9 @@ inline int __float_as_int(float a) {
 inline unsigned __float_as_uint(float a) {
   return static_cast<unsigned>(::normc::cpu::detail::toBits(a));
 }
+inline long long __double_as_longlong(double a) {
+  return static_cast<long long>(::normc::cpu::detail::toBits(a));
+}
 template <class T> inline T __ldg(const T *p) { return *p; }
 
 #define NORMC_CPU_MINMAX(T)                                                    \
@@ -287,6 +290,29 @@ inline unsigned atomicAdd(unsigned *address, unsigned value) {
 inline unsigned long long atomicAdd(unsigned long long *address,
                                     unsigned long long value) {
   return __atomic_fetch_add(address, value, __ATOMIC_SEQ_CST);
+}
+inline unsigned atomicMax(unsigned *address, unsigned value) {
+  unsigned old = __atomic_load_n(address, __ATOMIC_RELAXED);
+  while (old < value &&
+         !__atomic_compare_exchange_n(address, &old, value, false,
+                                      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+  }
+  return old;
+}
+inline unsigned long long atomicMax(unsigned long long *address,
+                                    unsigned long long value) {
+  unsigned long long old = __atomic_load_n(address, __ATOMIC_RELAXED);
+  while (old < value &&
+         !__atomic_compare_exchange_n(address, &old, value, false,
+                                      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+  }
+  return old;
+}
+inline unsigned short atomicCAS(unsigned short *address, unsigned short compare,
+                                unsigned short value) {
+  __atomic_compare_exchange_n(address, &compare, value, false,
+                              __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  return compare;
 }
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }

@@ -26,8 +26,10 @@ static LogicalResult verifyFraction(Operation *op, double fraction) {
 
 /// Whether `op` computes per-row values, whose one dimension is the rows.
 static bool isPerRow(Operation *op) {
-  if (isa<MeanOp, MomentOp, RstdOp, FillOp, ConvertOp, ReduceOp, AmaxOp>(op))
+  if (isa<MeanOp, MomentOp, RstdOp, FillOp, ConvertOp, ReduceOp>(op))
     return true;
+  if (auto amax = dyn_cast<AmaxOp>(op))
+    return !amax.getGroup();
   if (auto map = dyn_cast<MapOp>(op))
     return map.isPerRow();
   if (auto in = dyn_cast<InputOp>(op))
@@ -60,9 +62,9 @@ LogicalResult SpecOp::verify() {
   // All [rows, d] and [d] values must agree on d.
   std::optional<int64_t> cols;
   WalkResult result = getBody().walk([&](Operation *op) -> WalkResult {
-    for (Type t : op->getResultTypes()) {
-      auto tensor = dyn_cast<RankedTensorType>(t);
-      if (!tensor || isPerRow(op))
+    for (Value v : op->getResults()) {
+      auto tensor = dyn_cast<RankedTensorType>(v.getType());
+      if (!tensor || isPerRow(op) || groupSizeOf(v))
         continue;
       int64_t d = tensor.getDimSize(tensor.getRank() - 1);
       if (cols && *cols != d) {
@@ -150,11 +152,44 @@ LogicalResult NormalizeOp::verify() {
   return success();
 }
 
+/// [rows, ceil(d / group)] for a [rows, d] `in`; d may be dynamic.
+static RankedTensorType groupsShape(RankedTensorType in, int64_t group) {
+  int64_t d = in.getDimSize(1);
+  int64_t groups =
+      ShapedType::isDynamic(d) ? ShapedType::kDynamic : (d + group - 1) / group;
+  return RankedTensorType::get({in.getDimSize(0), groups},
+                               in.getElementType());
+}
+
+/// A per-group value of `in` with groups of `group` features.
+static LogicalResult verifyGroups(Operation *op, RankedTensorType in,
+                                  Type groups, int64_t group,
+                                  StringRef what) {
+  if (group < normc::norm::kMinGroup || group > normc::norm::kMaxGroup ||
+      (group & (group - 1)))
+    return op->emitOpError("group must be a power of two in [")
+           << normc::norm::kMinGroup << ", " << normc::norm::kMaxGroup
+           << "], got " << group;
+  RankedTensorType want = groupsShape(in, group);
+  auto got = dyn_cast<RankedTensorType>(groups);
+  if (!got || got.getShape() != want.getShape())
+    return op->emitOpError()
+           << what << " must be " << want << " (a value per row and group of "
+           << group << " features), got " << groups;
+  return success();
+}
+
 LogicalResult AmaxOp::verify() {
-  if (getInput().getType().getElementType() != getType().getElementType())
+  RankedTensorType in = getInput().getType();
+  auto result = cast<RankedTensorType>(getType());
+  if (in.getElementType() != result.getElementType())
     return emitOpError("result must have the operand's element type ")
-           << getInput().getType().getElementType();
-  return verifyRowStats(*this, getInput().getType(), getType(), "result");
+           << in.getElementType();
+  if (auto group = getGroup())
+    return verifyGroups(*this, in, result, *group, "result");
+  if (result.getRank() != 1)
+    return emitOpError("result must be per row without a group");
+  return verifyRowStats(*this, in, result, "result");
 }
 
 LogicalResult QuantizeOp::verify() {
@@ -163,14 +198,18 @@ LogicalResult QuantizeOp::verify() {
   if (scale.getElementType() != in.getElementType())
     return emitOpError("scale must have the operand's element type ")
            << in.getElementType() << ", got " << scale.getElementType();
+  if (getType().getShape() != in.getShape())
+    return emitOpError("result shape must match the input shape");
+  if (auto group = getGroup())
+    return verifyGroups(*this, in, scale, *group, "a block scale");
+  if (scale.getRank() != 1)
+    return emitOpError("a [rows, groups] scale needs group(G)");
   if (isStatic() && scale.getDimSize(0) != 1)
     return emitOpError("a static scale has one element, got ")
            << scale.getDimSize(0);
   if (!isStatic() &&
       failed(verifyRowStats(*this, in, scale, "a per-row scale")))
     return failure();
-  if (getType().getShape() != in.getShape())
-    return emitOpError("result shape must match the input shape");
   return success();
 }
 
@@ -257,6 +296,18 @@ LogicalResult SumRowsOp::verify() {
            << getType().getDimSize(0) << " features, operand has "
            << getInput().getType().getDimSize(1);
   return success();
+}
+
+std::optional<int64_t> normc::norm::groupSizeOf(Value value) {
+  Operation *op = value.getDefiningOp();
+  if (auto amax = dyn_cast_or_null<AmaxOp>(op))
+    if (auto group = amax.getGroup())
+      return static_cast<int64_t>(*group);
+  if (auto map = dyn_cast_or_null<MapOp>(op))
+    for (Value input : map.getInputs())
+      if (std::optional<int64_t> group = groupSizeOf(input))
+        return group;
+  return std::nullopt;
 }
 
 double normc::norm::largestFinite(Type floatType) {

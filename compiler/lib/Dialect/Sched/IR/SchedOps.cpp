@@ -23,7 +23,8 @@ using namespace normc::sched;
 Type normc::sched::getElementType(Type schedType) {
   return llvm::TypeSwitch<Type, Type>(schedType)
       .Case<RowsType, FeaturesType, StatsType, ScalarType, RowType, ChunkType,
-            KeptType, ScratchType, AccumulatorType, PartialsType>(
+            KeptType, ScratchType, AccumulatorType, PartialsType, GroupsType,
+            GroupTableType>(
           [](auto t) { return t.getElementType(); })
       .Default([](Type) { return Type(); });
 }
@@ -41,7 +42,8 @@ normc::ScheduleProblem normc::sched::getScheduleProblem(KernelOp kernel) {
   problem.widestBits = 8;
   for (Operation &op : kernel.getBody().front()) {
     if (auto buffer = dyn_cast<BufferOp>(op)) {
-      if (!isa<StatsType, ScalarType, PartialsType>(buffer.getType()))
+      if (!isa<StatsType, ScalarType, PartialsType, GroupsType>(
+              buffer.getType()))
         problem.widestBits =
             std::max(problem.widestBits,
                      getElementType(buffer.getType()).getIntOrFloatBitWidth());
@@ -115,6 +117,8 @@ NORMC_TYPE_VERIFIER(ScalarType, Accumulate)
 NORMC_TYPE_VERIFIER(ScratchType, Accumulate)
 NORMC_TYPE_VERIFIER(AccumulatorType, Accumulate)
 NORMC_TYPE_VERIFIER(PartialsType, Accumulate)
+NORMC_TYPE_VERIFIER(GroupsType, Accumulate)
+NORMC_TYPE_VERIFIER(GroupTableType, Accumulate)
 
 //===----------------------------------------------------------------------===//
 // ScheduleAttr
@@ -252,7 +256,7 @@ static LogicalResult verifyScalarOp(Operation *op, Type accumulate) {
   return success();
 }
 
-/// Bytes of dynamic shared memory at d, from the layout op.
+/// Bytes of dynamic shared memory at d, from the layout ops.
 static int64_t sharedBytes(KernelOp kernel, int64_t d) {
   normc::KernelLaunchInfo info;
   info.rowsPerBlock = kernel.getScheduleAttr().getValue().rowsPerBlock;
@@ -262,6 +266,11 @@ static int64_t sharedBytes(KernelOp kernel, int64_t d) {
     for (Type slot : layout.getResultTypes())
       info.sharedRowElementBytes.push_back(
           getElementType(slot).getIntOrFloatBitWidth() / 8);
+  for (auto table : kernel.getBody().getOps<SharedGroupsOp>()) {
+    info.groupSize = table.getGroup();
+    info.groupTableElementBytes =
+        getElementType(table.getType()).getIntOrFloatBitWidth() / 8;
+  }
   total += info.dynamicSharedBytes(d);
   for (auto scratch : kernel.getBody().getOps<SharedScratchOp>())
     total += info.rowsPerBlock * scratch.getWarps() *
@@ -269,16 +278,40 @@ static int64_t sharedBytes(KernelOp kernel, int64_t d) {
   return total;
 }
 
+static LogicalResult verifyGroupSize(Operation *op, int64_t group) {
+  if (group < 16 || group > 1024 || (group & (group - 1)))
+    return op->emitOpError("group must be a power of two in [16, 1024], got ")
+           << group;
+  return success();
+}
+
+std::optional<int64_t> normc::sched::getGroupSize(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
+      .Case<GroupMaxOp, StoreGroupsOp, SharedGroupsOp, StoreGroupOp>(
+          [](auto op) { return static_cast<int64_t>(op.getGroup()); })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
 LogicalResult KernelOp::verifyRegions() {
   Type acc = getAccumulate();
   bool lowered = isLowered();
+  std::optional<int64_t> kernelGroup;
   WalkResult walk = getBody().walk([&](Operation *op) -> WalkResult {
     if (op->getDialect() && op->getDialect()->getNamespace() == "sched") {
-      bool rowLevel =
-          isa<LoadRowOp, MapOp, ReduceOp, ReduceRowsOp, StoreRowOp>(op);
-      bool kernelLevel =
-          isa<ForRowGroupsOp, SharedRowsOp, SharedScratchOp, StorePartialsOp>(
-              op);
+      bool rowLevel = isa<LoadRowOp, MapOp, ReduceOp, ReduceRowsOp, StoreRowOp,
+                          GroupMaxOp, StoreGroupsOp>(op);
+      bool kernelLevel = isa<ForRowGroupsOp, SharedRowsOp, SharedScratchOp,
+                             SharedGroupsOp, StorePartialsOp>(op);
+      // One kernel has one group size: its launch facts hold one.
+      if (std::optional<int64_t> group = getGroupSize(op)) {
+        if (failed(verifyGroupSize(op, *group)))
+          return WalkResult::interrupt();
+        if (kernelGroup && *kernelGroup != *group)
+          return op->emitOpError("uses groups of ")
+                 << *group << " features, but the kernel's are "
+                 << *kernelGroup;
+        kernelGroup = group;
+      }
       if (lowered && rowLevel)
         return op->emitOpError("is a row-level op in a kernel already lowered "
                                "to loops");
@@ -426,6 +459,21 @@ static LogicalResult verifySameElement(Operation *op, Type value, Type dest) {
   return success();
 }
 
+LogicalResult GroupMaxOp::verify() {
+  return verifyBody(*this, getBody(), getInputs().getTypes(),
+                    kernelAccumulate(*this));
+}
+
+void GroupMaxOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  readFeatureOperands(getInputsMutable(), effects);
+}
+
+LogicalResult StoreGroupsOp::verify() {
+  return verifySameElement(*this, getValue().getType(), getDest().getType());
+}
+
 LogicalResult StoreRowOp::verify() {
   return verifySameElement(*this, getValue().getType(), getDest().getType());
 }
@@ -485,6 +533,20 @@ LogicalResult SharedScratchOp::verify() {
   if (warps < 2 || warps > 32 || (warps & (warps - 1)))
     return emitOpError("warps must be a power of two in [2, 32], got ")
            << warps;
+  if (getType().getElementType() != kernelAccumulate(*this))
+    return emitOpError("must hold the accumulate type");
+  return success();
+}
+
+LogicalResult SharedGroupsOp::verify() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (std::distance(kernel.getBody().getOps<SharedGroupsOp>().begin(),
+                    kernel.getBody().getOps<SharedGroupsOp>().end()) != 1)
+    return emitOpError("must be the kernel's only group table");
+  // The table starts where the kept rows end.
+  for (auto rows : kernel.getBody().getOps<SharedRowsOp>())
+    if (!rows->isBeforeInBlock(*this))
+      return emitOpError("must follow sched.shared_rows");
   if (getType().getElementType() != kernelAccumulate(*this))
     return emitOpError("must hold the accumulate type");
   return success();
@@ -557,6 +619,22 @@ LogicalResult MapChunkOp::verify() {
 LogicalResult AccumulateOp::verify() {
   return verifyBody(*this, getBody(), getInputs().getTypes(),
                     getAcc().getType().getElementType());
+}
+
+LogicalResult AccumulateGroupMaxOp::verify() {
+  return verifyBody(*this, getBody(), getInputs().getTypes(),
+                    getTable().getType().getElementType());
+}
+
+LogicalResult ReadGroupOp::verify() {
+  if (!(*this)->getParentOfType<ForRowGroupsOp>())
+    return emitOpError("reads the current row's groups outside "
+                       "sched.for_row_groups");
+  return verifySameElement(*this, getType(), getTable().getType());
+}
+
+LogicalResult StoreGroupOp::verify() {
+  return verifySameElement(*this, getValue().getType(), getDest().getType());
 }
 
 static LogicalResult verifyAccumulateType(Operation *op, Type t) {

@@ -12,6 +12,8 @@
 //    operands;
 //  - each reduction's per-thread accumulator, warp shuffles, cross-warp
 //    step through static shared memory, and the barriers around it;
+//  - each per-group maximum's table in shared memory, its passes (clear,
+//    atomic maxima, read) and the barriers between them;
 //  - each reduction across rows' per-feature sums, which each thread keeps
 //    for its features over the rows it handles (in registers, or in its row
 //    group's row of the partials), zeroed before the row loop.
@@ -60,6 +62,8 @@ private:
   void keep(Value row);
   void store(StoreRowOp op);
   Value reduce(ReduceOp op);
+  void groupMax(GroupMaxOp op);
+  void storeGroups(StoreGroupsOp op);
   void reduceRows(ReduceRowsOp op);
   Value crossThreadSum(Location loc, Value perThread, Combine combine);
 
@@ -75,6 +79,7 @@ private:
   llvm::DenseMap<Value, Value> kept;        // row value -> its storage
   llvm::DenseMap<Value, Value> home;        // row value -> a buffer holding it
   llvm::DenseMap<Value, Value> sharedSlots; // row value -> its region
+  SharedGroupsOp groupTable;
   /// Per-feature sums in registers, to store after the row loop, and where.
   SmallVector<std::pair<Value, Value>> registerSums;
   SharedScratchOp scratch;
@@ -121,7 +126,9 @@ Value KernelLowering::chunk(Value value) {
   Type element = getElementType(value.getType());
   auto chunkType = ChunkType::get(b.getContext(), element);
   Value result;
-  if (Value storage = kept.lookup(value)) {
+  if (value.getDefiningOp<GroupMaxOp>()) {
+    result = ReadGroupOp::create(b, loc, chunkType, groupTable);
+  } else if (Value storage = kept.lookup(value)) {
     result = ReadKeptOp::create(b, loc, chunkType, storage);
   } else if (Value buffer = home.lookup(value)) {
     result = LoadChunkOp::create(b, loc, chunkType, buffer);
@@ -185,6 +192,31 @@ Value KernelLowering::reduce(ReduceOp op) {
   closeChunkLoop();
   Value total = ReadAccumulatorOp::create(b, loc, acc, accumulator);
   return crossThreadSum(loc, total, combine);
+}
+
+void KernelLowering::groupMax(GroupMaxOp op) {
+  // The table is one row per row group: clear it once the previous row's
+  // readers are done, let every chunk raise its group's slot, and read it
+  // once every chunk has.
+  Location loc = op.getLoc();
+  BarrierOp::create(b, loc);
+  openChunkLoop(loc);
+  ClearGroupOp::create(b, loc, groupTable);
+  closeChunkLoop();
+  BarrierOp::create(b, loc);
+  openChunkLoop(loc);
+  SmallVector<Value> inputs = chunksOf(op.getInputs());
+  auto raise = AccumulateGroupMaxOp::create(b, loc, groupTable, inputs);
+  cloneBody(op.getBody(), raise, inputs);
+  closeChunkLoop();
+  BarrierOp::create(b, loc);
+}
+
+void KernelLowering::storeGroups(StoreGroupsOp op) {
+  openChunkLoop(op.getLoc());
+  StoreGroupOp::create(b, op.getLoc(), chunk(op.getValue()), op.getDest(),
+                       op.getGroupAttr());
+  closeChunkLoop();
 }
 
 void KernelLowering::reduceRows(ReduceRowsOp op) {
@@ -276,6 +308,18 @@ LogicalResult KernelLowering::lower() {
     for (auto [op, slot] : llvm::zip(regionOwners, layout.getResults()))
       sharedSlots[op->getResult(0)] = slot;
   }
+  // The table of per-group maxima (one group_max a kernel: the verifier
+  // allows one table).
+  for (Operation *op : program)
+    if (auto group = dyn_cast<GroupMaxOp>(op)) {
+      if (groupTable)
+        return group.emitOpError("is a second per-group maximum; a kernel "
+                                 "has one group table");
+      groupTable = SharedGroupsOp::create(
+          b, group.getLoc(),
+          GroupTableType::get(b.getContext(), kernel.getAccumulate()),
+          group.getGroupAttr());
+    }
   auto loop = ForRowGroupsOp::create(b, kernel.getLoc());
   rowLoop = loop;
   b.setInsertionPointToStart(&loop.getBody().emplaceBlock());
@@ -293,6 +337,10 @@ LogicalResult KernelLowering::lower() {
       store(storeRow);
     } else if (auto red = dyn_cast<ReduceOp>(op)) {
       scalars.map(red.getResult(), reduce(red));
+    } else if (auto group = dyn_cast<GroupMaxOp>(op)) {
+      groupMax(group);
+    } else if (auto storeGroup = dyn_cast<StoreGroupsOp>(op)) {
+      storeGroups(storeGroup);
     } else if (auto rowsSum = dyn_cast<ReduceRowsOp>(op)) {
       reduceRows(rowsSum);
     } else if (auto stat = dyn_cast<StoreStatOp>(op)) {

@@ -24,6 +24,12 @@ namespace normc::norm {
 /// f16 <-> bf16 through f32, which is exact).
 mlir::Value buildConvert(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                          mlir::Type to);
+/// The features of a group of an fp8 output's block scales (contract
+/// section 7's `block`): a power of two in [kMinGroup, kMaxGroup].
+constexpr int64_t kMinGroup = 16, kMaxGroup = 1024;
+/// G when `value` is a [rows, ceil(d / G)] value per group of G features (a
+/// grouped norm.amax, or a norm.map of one), else nullopt.
+std::optional<int64_t> groupSizeOf(mlir::Value value);
 /// The largest finite value of a float type (448 for f8E4M3FN): what an
 /// fp8 output saturates to and divides its amax by.
 double largestFinite(mlir::Type floatType);

@@ -183,19 +183,24 @@ def Norm_ConvertOp : Norm_Op<"convert", [Pure, DeclareOpInterfaceMethods<Norm_Vj
 }
 
 def Norm_AmaxOp : Norm_Op<"amax", [Pure]> {
-  let summary = "Per-row largest magnitude, max_i |y[i]| over all d features";
+  let summary = "Largest magnitude per row, or per group of features of a row";
   let description = [{
-    NaN elements are ignored; a row of zeros and NaNs gives 0. The amax of
-    an fp8 output (contract section 7), in the operand's element type.
+    max_i |y[i]| over all d features of each row, or with `group(G)` over
+    each group of G consecutive features (features [g G, min((g + 1) G, d));
+    the last group may be shorter), giving [rows, ceil(d / G)]. NaN elements
+    are ignored; zeros and NaNs only give 0. The amax of an fp8 output
+    (contract section 7), in the operand's element type.
 
     ```mlir
     %a = norm.amax %y : tensor<?x4096xf32> -> tensor<?xf32>
+    %b = norm.amax %y group(128) : tensor<?x4096xf32> -> tensor<?x32xf32>
     ```
   }];
-  let arguments = (ins Norm_AccRows:$input);
-  let results = (outs Norm_RowStats:$result);
+  let arguments = (ins Norm_AccRows:$input, OptionalAttr<I64Attr>:$group);
+  let results = (outs AnyTypeOf<[Norm_RowStats, Norm_AccRows]>:$result);
   let assemblyFormat = [{
-    $input attr-dict `:` type($input) `->` type($result)
+    $input (`group` `(` $group^ `)`)? attr-dict `:` type($input) `->`
+    type($result)
   }];
   let hasVerifier = 1;
 }
@@ -206,26 +211,30 @@ def Norm_QuantizeOp : Norm_Op<"quantize", [Pure]> {
     The division runs in the operands' element type (the accumulate type);
     the quotient is rounded to nearest even into the result's fp8 type,
     saturating to its largest finite value (infinities too); NaN stays
-    NaN. `scale` has one element per row, or one (`tensor<1x...>`) for all
-    rows: a static scale.
+    NaN. `scale` has one element per row, one (`tensor<1x...>`) for all
+    rows (a static scale), or with `group(G)` one per row and group of G
+    features ([rows, ceil(d / G)]).
 
     ```mlir
     %q = norm.quantize %y scale %s
         : (tensor<?x64xf32>, tensor<?xf32>) -> tensor<?x64xf8E4M3FN>
     ```
   }];
-  let arguments = (ins Norm_AccRows:$input, Norm_RowStats:$scale);
+  let arguments = (ins Norm_AccRows:$input,
+                       AnyTypeOf<[Norm_RowStats, Norm_AccRows]>:$scale,
+                       OptionalAttr<I64Attr>:$group);
   let results = (outs Norm_Fp8Rows:$result);
   let assemblyFormat = [{
-    $input `scale` $scale attr-dict `:` functional-type(operands, results)
+    $input `scale` $scale (`group` `(` $group^ `)`)? attr-dict `:`
+    functional-type(operands, results)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// Whether one scale serves every row.
     bool isStatic() {
-      return !::mlir::ShapedType::isDynamic(
-          ::llvm::cast<::mlir::RankedTensorType>(getScale().getType())
-              .getDimSize(0));
+      auto scale = ::llvm::cast<::mlir::RankedTensorType>(getScale().getType());
+      return scale.getRank() == 1 &&
+             !::mlir::ShapedType::isDynamic(scale.getDimSize(0));
     }
   }];
 }
@@ -234,12 +243,12 @@ def Norm_OutputOp : Norm_Op<"output", []> {
   let summary = "Names a value the kernel stores";
   let description = [{
     `y`, `residual_out`, `dx`, `dresidual` ([rows, d]), `mean`, `rstd`,
-    `scale`, `amax` ([rows], f32) and `dgamma`, `dbeta` ([d], a
+    `scale`, `amax` ([rows], f32; block scales [rows, ceil(d / G)]) and `dgamma`, `dbeta` ([d], a
     `norm.sum_rows`).
   }];
   let arguments = (ins StrAttr:$name,
                        AnyTypeOf<[Norm_Rows, Norm_Fp8Rows, Norm_RowStats,
-                                  Norm_Features]>:$value);
+                                  Norm_Features, Norm_AccRows]>:$value);
   let assemblyFormat = "$name `,` $value attr-dict `:` type($value)";
 }
 

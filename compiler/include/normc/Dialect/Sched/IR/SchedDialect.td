@@ -66,10 +66,15 @@ def Sched_ScalarType : Sched_Type<"Scalar", "scalar",
     "A one-element global buffer that every row reads (a static scale)">;
 def Sched_PartialsType : Sched_Type<"Partials", "partials",
     "A [blocks, d] global buffer: one row of per-feature sums per block">;
+def Sched_GroupsType : Sched_Type<"Groups", "groups",
+    "A [rows, ceil(d / G)] global buffer: a value per row and group of G "
+    "features (an fp8 output's block scales)">;
+def Sched_GroupTableType : Sched_Type<"GroupTable", "group_table",
+    "Shared memory for a value per group of each row of the block">;
 
 def Sched_AnyBuffer : AnyTypeOf<[Sched_RowsType, Sched_FeaturesType,
                                  Sched_StatsType, Sched_ScalarType,
-                                 Sched_PartialsType]>;
+                                 Sched_PartialsType, Sched_GroupsType]>;
 def Sched_RowOperand : AnyTypeOf<[Sched_RowType, Sched_FeaturesType]>;
 def Sched_ChunkSource : AnyTypeOf<[Sched_RowsType, Sched_FeaturesType]>;
 

@@ -44,6 +44,10 @@ bool needsStorage(mlir::Value row);
 /// d, the widest row or feature element, and what a row-level kernel keeps
 /// per feature.
 ScheduleProblem getScheduleProblem(KernelOp kernel);
+
+/// The features of a group of the op's per-group values, for the ops that
+/// have them (a kernel has one size; its verifier says so).
+std::optional<int64_t> getGroupSize(mlir::Operation *op);
 } // namespace normc::sched
 
 #endif // NORMC_DIALECT_SCHED_IR_SCHEDOPS_H

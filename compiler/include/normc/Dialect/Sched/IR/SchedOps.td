@@ -59,7 +59,8 @@ def Sched_BufferOp : Sched_Op<"buffer", [HasParent<"KernelOp">]> {
 
 def Sched_YieldOp : Sched_Op<"yield", [Pure, Terminator,
     ParentOneOf<["MapOp", "ReduceOp", "ReduceRowsOp", "MapChunkOp",
-                 "AccumulateOp", "AccumulateRowOp"]>]> {
+                 "AccumulateOp", "AccumulateRowOp", "GroupMaxOp",
+                 "AccumulateGroupMaxOp"]>]> {
   let summary = "The per-feature value of a map or reduction body";
   let arguments = (ins AnyType:$value);
   let assemblyFormat = "$value attr-dict `:` type($value)";
@@ -178,6 +179,51 @@ def Sched_ReduceOp : Sched_Op<"reduce", [
   let hasVerifier = 1;
 }
 
+def Sched_GroupMaxOp : Sched_Op<"group_max", [
+    SingleBlock,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Per feature, the largest term of its group of G features";
+  let description = [{
+    The body, like `sched.reduce`'s, yields one term per feature in the
+    kernel's accumulate type. Feature i of the result is the largest term
+    of features [g G, min((g + 1) G, d)), g = i / G, NaN terms ignored, and
+    at least 0: each group's amax, the same for all its features (an fp8
+    output's block scales).
+
+    ```mlir
+    %a = sched.group_max %y group(128) : (!sched.row<f32>) -> !sched.row<f32> {
+    ^bb0(%v: f32):
+      %m = math.absf %v : f32
+      sched.yield %m : f32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Sched_RowOperand>:$inputs, I64Attr:$group);
+  let results = (outs Sched_RowType:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $inputs `group` `(` $group `)` attr-dict `:`
+    functional-type($inputs, $result) $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_StoreGroupsOp : Sched_Op<"store_groups"> {
+  let summary = "Stores the first feature of each group of a row";
+  let description = [{
+    For a row whose features are the same within each group of G (a
+    sched.group_max, or a map of one), dest[row, g] = value[g G].
+  }];
+  let arguments = (ins Sched_RowType:$value,
+                       Arg<Sched_GroupsType, "", [MemWrite]>:$dest,
+                       I64Attr:$group);
+  let assemblyFormat = [{
+    $value `,` $dest `group` `(` $group `)` attr-dict `:`
+    qualified(type($value)) `,` qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
 def Sched_StoreRowOp : Sched_Op<"store_row"> {
   let summary = "Stores a row into the current row of a buffer";
   let arguments = (ins Sched_RowType:$value,
@@ -255,6 +301,23 @@ def Sched_SharedScratchOp : Sched_Op<"shared_scratch", [
   let results = (outs Sched_ScratchType:$result);
   let assemblyFormat = [{
     `warps` `(` $warps `)` attr-dict `:` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_SharedGroupsOp : Sched_Op<"shared_groups", [HasParent<"KernelOp">,
+    MemoryEffects<[MemAlloc]>]> {
+  let summary = "Dynamic shared memory for a value per group of each row";
+  let description = [{
+    rows_per_block rows of ceil(d / G) elements, after the regions of
+    `sched.shared_rows` (16-byte aligned): the runtime adds
+    `round_up(rows_per_block * ceil(d / G) * sizeof(T), 16)` bytes to the
+    launch. Each row group uses its own row of the table.
+  }];
+  let arguments = (ins I64Attr:$group);
+  let results = (outs Sched_GroupTableType:$result);
+  let assemblyFormat = [{
+    `group` `(` $group `)` attr-dict `:` qualified(type($result))
   }];
   let hasVerifier = 1;
 }
@@ -362,6 +425,56 @@ def Sched_MapChunkOp : Sched_Op<"map_chunk", [Pure, HasParent<"ForChunksOp">,
   let assemblyFormat = [{
     $inputs (`count` $count^)? attr-dict `:` functional-type($inputs, $result)
     $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_ClearGroupOp : Sched_Op<"clear_group", [HasParent<"ForChunksOp">]> {
+  let summary = "The chunk that starts a group sets its table slot to 0";
+  let arguments = (ins Arg<Sched_GroupTableType, "", [MemWrite]>:$table);
+  let assemblyFormat = "$table attr-dict `:` qualified(type($table))";
+}
+
+def Sched_AccumulateGroupMaxOp : Sched_Op<"accumulate_group_max", [
+    HasParent<"ForChunksOp">, SingleBlock]> {
+  let summary = "Raises this chunk's group slot to the chunk's largest term";
+  let description = [{
+    The largest body term of the chunk's features below d (NaN ignored, at
+    least 0), combined into its group's slot by an atomic maximum: the
+    order in which threads arrive does not change the result.
+  }];
+  let arguments = (ins Arg<Sched_GroupTableType, "", [MemRead, MemWrite]>:$table,
+                       Variadic<Sched_ChunkType>:$inputs);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $table (`,` $inputs^)? attr-dict `:` qualified(type($table))
+    (`,` qualified(type($inputs))^)? $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_ReadGroupOp : Sched_Op<"read_group", [HasParent<"ForChunksOp">]> {
+  let summary = "This chunk's group slot, as every element of a chunk";
+  let arguments = (ins Arg<Sched_GroupTableType, "", [MemRead]>:$table);
+  let results = (outs Sched_ChunkType:$result);
+  let assemblyFormat = [{
+    $table attr-dict `:` qualified(type($table)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_StoreGroupOp : Sched_Op<"store_group", [HasParent<"ForChunksOp">]> {
+  let summary = "The chunk that starts a group stores its first element";
+  let description = [{
+    dest[row, c / G] = value[0] when the chunk's first feature c is a
+    multiple of G below d, for rows below `rows`.
+  }];
+  let arguments = (ins Sched_ChunkType:$value,
+                       Arg<Sched_GroupsType, "", [MemWrite]>:$dest,
+                       I64Attr:$group);
+  let assemblyFormat = [{
+    $value `,` $dest `group` `(` $group `)` attr-dict `:`
+    qualified(type($value)) `,` qualified(type($dest))
   }];
   let hasVerifier = 1;
 }
