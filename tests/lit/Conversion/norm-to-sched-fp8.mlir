@@ -60,3 +60,38 @@ norm.spec @static_fp8 {
   norm.output "y", %q : tensor<?x?xf8E5M2>
   norm.output "amax", %a : tensor<?xf32>
 }
+
+// -----
+
+// Block scales: the amax per group is a sched.group_max (a row whose
+// features hold their group's amax), the scale a recomputed map of it, q a
+// map of y and the scale row, and the scale a store of each group's first
+// feature into a [rows, groups] buffer.
+// CHECK-LABEL: sched.kernel @block_fp8 cols(100) accumulate(f32) {
+// CHECK-DAG:     %[[SB:.*]] = sched.buffer "scale" : !sched.groups<f32>
+// CHECK-DAG:     %[[Q:.*]] = sched.buffer "y" : !sched.rows<f8E4M3FN>
+// CHECK:         %[[Y:.*]] = sched.map %{{.*}} recompute : (!sched.row<bf16>) -> !sched.row<f32>
+// CHECK:         %[[A:.*]] = sched.group_max %[[Y]] group(16) : (!sched.row<f32>) -> !sched.row<f32> {
+// CHECK:           math.absf
+// CHECK:         %[[S:.*]] = sched.map %[[A]] recompute : (!sched.row<f32>) -> !sched.row<f32>
+// CHECK:         sched.store_groups %[[S]], %[[SB]] group(16) : !sched.row<f32>, !sched.groups<f32>
+// CHECK:         %[[QV:.*]] = sched.map %[[Y]], %[[S]] : (!sched.row<f32>, !sched.row<f32>) -> !sched.row<f8E4M3FN> {
+// CHECK:         ^bb0(%[[V:.*]]: f32, %[[SV:.*]]: f32):
+// CHECK:           arith.divf %[[V]], %[[SV]] : f32
+// CHECK:         sched.store_row %[[QV]], %[[Q]]
+norm.spec @block_fp8 {
+  %x = norm.input "x" : tensor<?x100xbf16>
+  %s = norm.moment %x fraction 1.0 variance biased : tensor<?x100xbf16> -> tensor<?xf32>
+  %r = norm.rstd %s epsilon 1.0e-6 placement inside_sqrt : tensor<?xf32>
+  %y = norm.normalize %x rstd %r : (tensor<?x100xbf16>, tensor<?xf32>) -> tensor<?x100xf32>
+  %a = norm.amax %y group(16) : tensor<?x100xf32> -> tensor<?x7xf32>
+  %sc = norm.map %a : (tensor<?x7xf32>) -> tensor<?x7xf32> {
+  ^bb0(%v: f32):
+    %max = arith.constant 448.0 : f32
+    %t = arith.divf %v, %max : f32
+    norm.yield %t : f32
+  }
+  %q = norm.quantize %y scale %sc group(16) : (tensor<?x100xf32>, tensor<?x7xf32>) -> tensor<?x100xf8E4M3FN>
+  norm.output "y", %q : tensor<?x100xf8E4M3FN>
+  norm.output "scale", %sc : tensor<?x7xf32>
+}

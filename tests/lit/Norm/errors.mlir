@@ -223,3 +223,50 @@ norm.spec @quantize_to_bf16 {
   %q = norm.quantize %x scale %a : (tensor<?x8xf32>, tensor<?xf32>) -> tensor<?x8xbf16>
   norm.output "y", %q : tensor<?x8xbf16>
 }
+
+// -----
+
+norm.spec @amax_group_not_a_power_of_two {
+  %x = norm.input "x" : tensor<?x96xf32>
+  // expected-error @+1 {{group must be a power of two in [16, 1024], got 48}}
+  %a = norm.amax %x group(48) : tensor<?x96xf32> -> tensor<?x2xf32>
+  norm.output "amax", %a : tensor<?x2xf32>
+}
+
+// -----
+
+norm.spec @amax_groups_miscounted {
+  %x = norm.input "x" : tensor<?x100xf32>
+  // expected-error @+1 {{result must be 'tensor<?x7xf32>' (a value per row and group of 16 features), got 'tensor<?x6xf32>'}}
+  %a = norm.amax %x group(16) : tensor<?x100xf32> -> tensor<?x6xf32>
+  norm.output "amax", %a : tensor<?x6xf32>
+}
+
+// -----
+
+norm.spec @amax_per_row_of_rank_two {
+  %x = norm.input "x" : tensor<?x100xf32>
+  // expected-error @+1 {{result must be per row without a group}}
+  %a = norm.amax %x : tensor<?x100xf32> -> tensor<?x7xf32>
+  norm.output "amax", %a : tensor<?x7xf32>
+}
+
+// -----
+
+norm.spec @block_scale_without_group {
+  %x = norm.input "x" : tensor<?x32xf32>
+  %a = norm.amax %x group(16) : tensor<?x32xf32> -> tensor<?x2xf32>
+  // expected-error @+1 {{a [rows, groups] scale needs group(G)}}
+  %q = norm.quantize %x scale %a : (tensor<?x32xf32>, tensor<?x2xf32>) -> tensor<?x32xf8E4M3FN>
+  norm.output "y", %q : tensor<?x32xf8E4M3FN>
+}
+
+// -----
+
+norm.spec @block_scale_of_another_group {
+  %x = norm.input "x" : tensor<?x64xf32>
+  %a = norm.amax %x group(16) : tensor<?x64xf32> -> tensor<?x4xf32>
+  // expected-error @+1 {{a block scale must be 'tensor<?x2xf32>' (a value per row and group of 32 features), got 'tensor<?x4xf32>'}}
+  %q = norm.quantize %x scale %a group(32) : (tensor<?x64xf32>, tensor<?x4xf32>) -> tensor<?x64xf8E4M3FN>
+  norm.output "y", %q : tensor<?x64xf8E4M3FN>
+}

@@ -103,3 +103,32 @@ norm.spec @rms_fp8 {
   norm.output "y2", %q2 : tensor<?x16xf8E5M2>
   norm.output "amax", %a : tensor<?xf32>
 }
+
+// Block scales: the amax per row and group of 16 features ([rows, 2] for
+// d = 24, the last group shorter), its map, and the quotient by group.
+// CHECK-LABEL: norm.spec @block_fp8
+// CHECK:         %[[A:.*]] = norm.amax %{{.*}} group(16) : tensor<?x24xf32> -> tensor<?x2xf32>
+// CHECK:         %[[S:.*]] = norm.map %[[A]] : (tensor<?x2xf32>) -> tensor<?x2xf32>
+// CHECK:         norm.quantize %{{.*}} scale %[[S]] group(16) : (tensor<?x24xf32>, tensor<?x2xf32>) -> tensor<?x24xf8E4M3FN>
+// CHECK:         norm.amax %{{.*}} group(32) : tensor<?x?xf32> -> tensor<?x?xf32>
+norm.spec @block_fp8 {
+  %x = norm.input "x" : tensor<?x24xbf16>
+  %s = norm.moment %x fraction 1.0 variance biased : tensor<?x24xbf16> -> tensor<?xf32>
+  %r = norm.rstd %s epsilon 1.0e-6 placement inside_sqrt : tensor<?xf32>
+  %y = norm.normalize %x rstd %r : (tensor<?x24xbf16>, tensor<?xf32>) -> tensor<?x24xf32>
+  %a = norm.amax %y group(16) : tensor<?x24xf32> -> tensor<?x2xf32>
+  %sc = norm.map %a : (tensor<?x2xf32>) -> tensor<?x2xf32> {
+  ^bb0(%v: f32):
+    %max = arith.constant 448.0 : f32
+    %t = arith.divf %v, %max : f32
+    norm.yield %t : f32
+  }
+  %q = norm.quantize %y scale %sc group(16) : (tensor<?x24xf32>, tensor<?x2xf32>) -> tensor<?x24xf8E4M3FN>
+  norm.output "y", %q : tensor<?x24xf8E4M3FN>
+  norm.output "scale", %sc : tensor<?x2xf32>
+}
+norm.spec @block_runtime_d {
+  %x = norm.input "x" : tensor<?x?xf32>
+  %a = norm.amax %x group(32) : tensor<?x?xf32> -> tensor<?x?xf32>
+  norm.output "amax", %a : tensor<?x?xf32>
+}

@@ -363,3 +363,93 @@ sched.kernel @fp8_features accumulate(f32) {
   // expected-error @+1 {{element type must be f32, f16 or bf16, got 'f8E4M3FN'}}
   %g = sched.buffer "gamma" : !sched.features<f8E4M3FN>
 }
+
+// -----
+
+sched.kernel @group_not_a_power_of_two accumulate(f32) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  %row = sched.load_row %x : !sched.rows<f32>
+  // expected-error @+1 {{group must be a power of two in [16, 1024], got 96}}
+  %a = sched.group_max %row group(96) : (!sched.row<f32>) -> !sched.row<f32> {
+  ^bb0(%v: f32):
+    sched.yield %v : f32
+  }
+}
+
+// -----
+
+sched.kernel @two_group_sizes accumulate(f32) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  %s = sched.buffer "scale" : !sched.groups<f32>
+  %row = sched.load_row %x : !sched.rows<f32>
+  %a = sched.group_max %row group(128) : (!sched.row<f32>) -> !sched.row<f32> {
+  ^bb0(%v: f32):
+    sched.yield %v : f32
+  }
+  // expected-error @+1 {{uses groups of 64 features, but the kernel's are 128}}
+  sched.store_groups %a, %s group(64) : !sched.row<f32>, !sched.groups<f32>
+}
+
+// -----
+
+sched.kernel @group_max_of_another_type accumulate(f32) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  %row = sched.load_row %x : !sched.rows<f32>
+  // expected-error @+1 {{body yields 'f16', expected 'f32'}}
+  %a = sched.group_max %row group(128) : (!sched.row<f32>) -> !sched.row<f32> {
+  ^bb0(%v: f32):
+    %h = arith.truncf %v : f32 to f16
+    sched.yield %h : f16
+  }
+}
+
+// -----
+
+sched.kernel @group_table_of_f16 accumulate(f32) {
+  // expected-error @+1 {{must hold the accumulate type}}
+  %t = sched.shared_groups group(128) : !sched.group_table<f16>
+}
+
+// -----
+
+sched.kernel @group_table_before_rows cols(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = shared>) {
+  // expected-error @+1 {{must follow sched.shared_rows}}
+  %t = sched.shared_groups group(128) : !sched.group_table<f32>
+  %r = sched.shared_rows : !sched.kept<f32>
+  sched.for_row_groups {
+  }
+}
+
+// -----
+
+sched.kernel @two_group_tables cols(256) accumulate(f32) {
+  // expected-error @+1 {{must be the kernel's only group table}}
+  %t = sched.shared_groups group(128) : !sched.group_table<f32>
+  %u = sched.shared_groups group(128) : !sched.group_table<f32>
+}
+
+// -----
+
+sched.kernel @read_group_outside_rows cols(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) {
+  %t = sched.shared_groups group(128) : !sched.group_table<f32>
+  sched.for_chunks {
+    // expected-error @+1 {{reads the current row's groups outside sched.for_row_groups}}
+    %g = sched.read_group %t : !sched.group_table<f32> -> !sched.chunk<f32>
+  }
+  sched.for_row_groups {
+  }
+}
+
+// -----
+
+sched.kernel @store_group_of_another_type cols(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) {
+  %s = sched.buffer "scale" : !sched.groups<f16>
+  %t = sched.shared_groups group(128) : !sched.group_table<f32>
+  sched.for_row_groups {
+    sched.for_chunks {
+      %g = sched.read_group %t : !sched.group_table<f32> -> !sched.chunk<f32>
+      // expected-error @+1 {{value of 'f32' cannot be stored into 'f16'}}
+      sched.store_group %g, %s group(128) : !sched.chunk<f32>, !sched.groups<f16>
+    }
+  }
+}

@@ -122,3 +122,54 @@ sched.kernel @unscheduled accumulate(f64) attributes {launch_order = 1} {
   }
   sched.store_row %h, %r : !sched.row<f16>, !sched.rows<f16>
 }
+
+// -----
+
+// Per-group values: row level, and the kernel level's group table.
+// CHECK-LABEL: sched.kernel @groups cols(256) accumulate(f32)
+// CHECK:         sched.group_max %{{.*}} group(128) : (!sched.row<f32>) -> !sched.row<f32>
+// CHECK:         sched.store_groups %{{.*}}, %{{.*}} group(128) : !sched.row<f32>, !sched.groups<f32>
+sched.kernel @groups cols(256) accumulate(f32) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  %s = sched.buffer "scale" : !sched.groups<f32>
+  %row = sched.load_row %x : !sched.rows<f32>
+  %a = sched.group_max %row group(128) : (!sched.row<f32>) -> !sched.row<f32> {
+  ^bb0(%v: f32):
+    %m = math.absf %v : f32
+    sched.yield %m : f32
+  }
+  sched.store_groups %a, %s group(128) : !sched.row<f32>, !sched.groups<f32>
+}
+
+// -----
+
+// CHECK-LABEL: sched.kernel @group_table cols(256) accumulate(f32)
+// CHECK:         %[[T:.*]] = sched.shared_groups group(128) : !sched.group_table<f32>
+// CHECK:         sched.clear_group %[[T]] : !sched.group_table<f32>
+// CHECK:         sched.accumulate_group_max %[[T]], %{{.*}} : !sched.group_table<f32>, !sched.chunk<f32>
+// CHECK:         %[[G:.*]] = sched.read_group %[[T]] : !sched.group_table<f32> -> !sched.chunk<f32>
+// CHECK:         sched.store_group %[[G]], %{{.*}} group(128) : !sched.chunk<f32>, !sched.groups<f32>
+sched.kernel @group_table cols(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  %s = sched.buffer "scale" : !sched.groups<f32>
+  %t = sched.shared_groups group(128) : !sched.group_table<f32>
+  sched.for_row_groups {
+    sched.for_chunks {
+      sched.clear_group %t : !sched.group_table<f32>
+    }
+    sched.barrier
+    sched.for_chunks {
+      %c = sched.load_chunk %x : !sched.rows<f32> -> !sched.chunk<f32>
+      sched.accumulate_group_max %t, %c : !sched.group_table<f32>, !sched.chunk<f32> {
+      ^bb0(%v: f32):
+        %m = math.absf %v : f32
+        sched.yield %m : f32
+      }
+    }
+    sched.barrier
+    sched.for_chunks {
+      %g = sched.read_group %t : !sched.group_table<f32> -> !sched.chunk<f32>
+      sched.store_group %g, %s group(128) : !sched.chunk<f32>, !sched.groups<f32>
+    }
+  }
+}

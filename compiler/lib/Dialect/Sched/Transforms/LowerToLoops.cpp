@@ -199,7 +199,11 @@ void KernelLowering::groupMax(GroupMaxOp op) {
   // readers are done, let every chunk raise its group's slot, and read it
   // once every chunk has.
   Location loc = op.getLoc();
-  BarrierOp::create(b, loc);
+  Block *block = b.getInsertionBlock();
+  bool afterBarrier = b.getInsertionPoint() == block->end() &&
+                      !block->empty() && isa<BarrierOp>(block->back());
+  if (!afterBarrier)
+    BarrierOp::create(b, loc);
   openChunkLoop(loc);
   ClearGroupOp::create(b, loc, groupTable);
   closeChunkLoop();
