@@ -1,9 +1,10 @@
 //===- Fp8Test.cpp - fp8 outputs keep contract section 7 ------------------===//
 //
-// Every shipped spec turned fp8 (both formats, per-row and static scales)
-// runs on the CPU device over the d x rows matrix, every schedule
-// candidate of a few of them, and the edge cases: rows of zeros (scale 1),
-// NaN rows and features, saturation under a static scale. Each value must
+// Every shipped spec turned fp8 (both formats; per-row, per-block and
+// static scales) runs on the CPU device over the d x rows matrix, every
+// schedule candidate of a few of them, and the edge cases: rows and blocks
+// of zeros (scale 1), ragged last blocks, NaN rows and features, saturation
+// under a static scale. Each value must
 // be the reference's rounding of y_ref / s, or a neighbour within 2^-12 of
 // a midpoint, with s the kernel's own scale.
 //
@@ -15,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -26,10 +28,14 @@ namespace {
 using Format = dsl::DType;
 using Mode = dsl::QuantizeScale;
 
-dsl::Spec turnedFp8(const std::string &name, Format format, Mode mode) {
+/// With Mode::Block, blocks of `block` features.
+dsl::Spec turnedFp8(const std::string &name, Format format, Mode mode,
+                    int64_t block = 128) {
   dsl::Spec spec = loadShippedSpec(name);
   spec.output.value = format;
   spec.quantizeScale.value = mode;
+  if (mode == Mode::Block)
+    spec.quantizeBlock.value = static_cast<double>(block);
   return spec;
 }
 
@@ -100,19 +106,22 @@ INSTANTIATE_TEST_SUITE_P(
     Shipped, Fp8Suite,
     ::testing::Combine(::testing::ValuesIn(kShippedSpecs),
                        ::testing::Values(Format::F8E4M3, Format::F8E5M2),
-                       ::testing::Values(Mode::Row, Mode::Static)),
+                       ::testing::Values(Mode::Row, Mode::Block,
+                                         Mode::Static)),
     [](const auto &info) {
       return std::string(std::get<0>(info.param)) + "_" +
              caseName(std::get<1>(info.param), std::get<2>(info.param));
     });
 
-// Every schedule the tuner may pick, for d fixed and at run time.
-using CandidateParam = std::tuple<const char *, Format, Mode, int64_t, bool>;
+// Every schedule the tuner may pick, for d fixed and at run time (block
+// scales with the smallest and the largest block).
+using CandidateParam =
+    std::tuple<const char *, Format, Mode, int64_t, bool, int64_t>;
 class Fp8Candidates : public ::testing::TestWithParam<CandidateParam> {};
 
 TEST_P(Fp8Candidates, EveryOneKeepsSection7) {
-  auto [name, format, mode, d, specialize] = GetParam();
-  dsl::Spec spec = turnedFp8(name, format, mode);
+  auto [name, format, mode, d, specialize, block] = GetParam();
+  dsl::Spec spec = turnedFp8(name, format, mode, block);
   std::string errors;
   auto compilation = SpecCompilation::create(
       spec, specialize ? std::optional<int64_t>(d) : std::nullopt, errors);
@@ -127,16 +136,27 @@ TEST_P(Fp8Candidates, EveryOneKeepsSection7) {
 INSTANTIATE_TEST_SUITE_P(
     Shipped, Fp8Candidates,
     ::testing::Values(
-        CandidateParam{"llama_rmsnorm", Format::F8E4M3, Mode::Row, 1000, true},
-        CandidateParam{"llama_rmsnorm", Format::F8E4M3, Mode::Row, 4097, false},
-        CandidateParam{"layernorm", Format::F8E5M2, Mode::Static, 4097, true},
+        CandidateParam{"llama_rmsnorm", Format::F8E4M3, Mode::Row, 1000, true,
+                       0},
+        CandidateParam{"llama_rmsnorm", Format::F8E4M3, Mode::Row, 4097, false,
+                       0},
+        CandidateParam{"layernorm", Format::F8E5M2, Mode::Static, 4097, true,
+                       0},
         CandidateParam{"fused_add_rmsnorm", Format::F8E4M3, Mode::Static, 64,
-                       true},
-        CandidateParam{"gemma_rmsnorm", Format::F8E5M2, Mode::Row, 1000,
-                       false}),
+                       true, 0},
+        CandidateParam{"gemma_rmsnorm", Format::F8E5M2, Mode::Row, 1000, false,
+                       0},
+        CandidateParam{"llama_rmsnorm", Format::F8E4M3, Mode::Block, 1000,
+                       true, 16},
+        CandidateParam{"layernorm", Format::F8E5M2, Mode::Block, 4097, false,
+                       1024},
+        CandidateParam{"fused_add_rmsnorm", Format::F8E4M3, Mode::Block, 3000,
+                       true, 128}),
     [](const auto &info) {
+      const int64_t block = std::get<5>(info.param);
       return std::string(std::get<0>(info.param)) + "_" +
-             caseName(std::get<1>(info.param), std::get<2>(info.param)) + "_" +
+             caseName(std::get<1>(info.param), std::get<2>(info.param)) +
+             (block ? std::to_string(block) : "") + "_" +
              std::to_string(std::get<3>(info.param)) +
              (std::get<4>(info.param) ? "_fixed" : "_runtime");
     });
@@ -198,6 +218,88 @@ TEST_P(Fp8Edges, StaticScaleSaturates) {
     saturated += std::fabs(q) == max;
   EXPECT_GT(saturated, out.y.size() * 9 / 10);
   EXPECT_GT(out.amax[0], 0.5); // the amax is y's, not the quotients'
+}
+
+TEST_P(Fp8Edges, BlockOfZerosHasScaleOne) {
+  // d = 300 in blocks of 64: four whole blocks and a ragged one of 44.
+  dsl::Spec spec = turnedFp8("llama_rmsnorm", GetParam(), Mode::Block, 64);
+  CaseData data = makeCase(spec, 3, 300, 9);
+  std::fill(data.x.begin() + 300 + 64, data.x.begin() + 300 + 128, 0.0);
+  RunOutputs out = run(spec, data);
+  ASSERT_EQ(out.scale.size(), 3u * 5u);
+  EXPECT_EQ(out.scale[5 + 1], 1.0);
+  for (int64_t i = 300 + 64; i < 300 + 128; ++i)
+    ASSERT_EQ(out.y[i], 0.0) << i;
+  for (int64_t group : {0, 2, 3, 4}) {
+    EXPECT_NE(out.scale[5 + group], 1.0) << group;
+  }
+}
+
+TEST_P(Fp8Edges, NaNRowHasBlockScalesOfOne) {
+  dsl::Spec spec = turnedFp8("layernorm", GetParam(), Mode::Block, 32);
+  CaseData data = makeCase(spec, 2, 100, 10); // blocks of 32, 32, 32, 4
+  data.x[100 + 3] = NAN;
+  RunOutputs out = run(spec, data);
+  ASSERT_EQ(out.scale.size(), 2u * 4u);
+  for (int64_t group = 0; group < 4; ++group) {
+    EXPECT_EQ(out.scale[4 + group], 1.0) << group;
+    EXPECT_NE(out.scale[group], 1.0) << group;
+  }
+}
+
+TEST_P(Fp8Edges, BlockScalesDifferFromTheRowScale) {
+  // A row whose magnitude grows along d: each block has its own scale, and
+  // its largest quotient reaches FP8_MAX (within rounding).
+  dsl::Spec spec = turnedFp8("llama_rmsnorm", GetParam(), Mode::Block, 16);
+  CaseData data = makeCase(spec, 1, 64, 11);
+  for (int64_t i = 0; i < 64; ++i)
+    data.x[i] = std::ldexp(1.0 + (i % 7) / 8.0, static_cast<int>(i / 16));
+  std::fill(data.gamma.begin(), data.gamma.end(), 1.0);
+  RunOutputs out = run(spec, data);
+  ASSERT_EQ(out.scale.size(), 4u);
+  double max = dsl::largestFinite(GetParam());
+  for (int64_t group = 0; group < 4; ++group) {
+    if (group) {
+      EXPECT_NEAR(out.scale[group] / out.scale[group - 1], 2.0, 0.02);
+    }
+    double largest = 0;
+    for (int64_t i = group * 16; i < group * 16 + 16; ++i)
+      largest = std::max(largest, std::fabs(out.y[i]));
+    EXPECT_EQ(largest, max) << group;
+  }
+}
+
+// The group table holds the accumulate type: 16-bit slots (raised by a
+// compare-and-swap loop), f32 and f64 ones (atomic maxima of their bits).
+// f32 and f64 keep section 7; the 16-bit types, whose y itself is rounded
+// to 8 or 11 bits, find each block's amax within their rounding.
+TEST(Fp8BlockAccumulate, EveryAccumulateTypeFindsEachBlocksAmax) {
+  for (dsl::DType acc :
+       {dsl::DType::F16, dsl::DType::BF16, dsl::DType::F32, dsl::DType::F64}) {
+    SCOPED_TRACE(dsl::toString(acc));
+    dsl::Spec spec = turnedFp8("llama_rmsnorm", Format::F8E4M3, Mode::Block, 32);
+    spec.accumulate.value = acc;
+    CaseData data = makeCase(spec, 3, 100, 12); // blocks of 32, 32, 32, 4
+    Compiled compiled = compile(spec);
+    RunOutputs out = runModuleOnCpu(spec, compiled.emitted.kernels,
+                                    compiled.module, inputsOf(data));
+    if (acc == dsl::DType::F32 || acc == dsl::DType::F64) {
+      Grade g = grade(spec, data, out);
+      EXPECT_LE(g.worst(), 1.0) << g.str();
+      continue;
+    }
+    reference::Inputs in;
+    in.x = data.x.data();
+    in.gamma = data.gamma.data();
+    in.rows = data.rows;
+    in.d = data.d;
+    in.xStride = data.xStride;
+    reference::Quantization want = reference::quantization(
+        spec, reference::evaluate(spec, in), data.rows, data.d);
+    ASSERT_EQ(out.scale.size(), want.scale.size());
+    for (size_t i = 0; i < want.scale.size(); ++i)
+      EXPECT_NEAR(out.scale[i], want.scale[i], want.scale[i] * 0x1p-5) << i;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, Fp8Edges,

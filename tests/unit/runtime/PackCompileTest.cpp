@@ -17,12 +17,17 @@ namespace {
 
 /// `output`: the spec turned to this (fp8) output type.
 void expectEveryCandidateCompiles(const char *name, std::optional<int64_t> cols,
-                                  std::optional<dsl::DType> output = {}) {
+                                  std::optional<dsl::DType> output = {},
+                                  int64_t block = 0) {
   dsl::SpecParseResult parsed =
       dsl::parseSpecFile(std::string(NORMC_SPECS_DIR) + "/" + name + ".toml");
   ASSERT_TRUE(parsed.spec);
   if (output)
     parsed.spec->output.value = *output;
+  if (block) {
+    parsed.spec->quantizeScale.value = dsl::QuantizeScale::Block;
+    parsed.spec->quantizeBlock.value = static_cast<double>(block);
+  }
   std::string errors;
   std::optional<Pack> pack = buildPack(*parsed.spec, cols, errors);
   ASSERT_TRUE(pack) << errors;
@@ -98,6 +103,12 @@ TEST(PackCompile, Fp8LayerNormFixedD) {
 TEST(PackCompile, Fp8FusedAddRmsNormAnyD) {
   expectEveryCandidateCompiles("fused_add_rmsnorm", std::nullopt,
                                dsl::DType::F8E5M2);
+}
+
+TEST(PackCompile, Fp8BlockScalesFixedAndAnyD) {
+  expectEveryCandidateCompiles("llama_rmsnorm", 4096, dsl::DType::F8E4M3, 128);
+  expectEveryCandidateCompiles("layernorm", std::nullopt, dsl::DType::F8E5M2,
+                               16);
 }
 
 } // namespace

@@ -40,7 +40,9 @@ bool sameInfo(const KernelLaunchInfo &a, const KernelLaunchInfo &b) {
       return false;
   return a.name == b.name && a.cols == b.cols && a.blockSize == b.blockSize &&
          a.rowsPerBlock == b.rowsPerBlock && a.vectorWidth == b.vectorWidth &&
-         a.sharedRowElementBytes == b.sharedRowElementBytes;
+         a.sharedRowElementBytes == b.sharedRowElementBytes &&
+         a.groupSize == b.groupSize &&
+         a.groupTableElementBytes == b.groupTableElementBytes;
 }
 
 class PackTest : public ::testing::Test {
@@ -63,6 +65,15 @@ TEST(KernelInfoText, RoundTrips) {
   back = kernelInfoFromText(toText(info));
   ASSERT_TRUE(back);
   EXPECT_TRUE(sameInfo(info, *back)) << toText(*back);
+  // Block scales: the group size, the table and a Groups buffer.
+  info.groupSize = 128;
+  info.groupTableElementBytes = 4;
+  info.params.insert(info.params.begin() + 2,
+                     {KernelParam::Kind::Groups, "scale", "f32", true});
+  back = kernelInfoFromText(toText(info));
+  ASSERT_TRUE(back);
+  EXPECT_TRUE(sameInfo(info, *back)) << toText(*back);
+  EXPECT_EQ(back->dynamicSharedBytes(1000), 32); // 8 groups of 4 bytes
 }
 
 TEST(KernelInfoText, MalformedIsRejected) {
@@ -84,7 +95,17 @@ TEST(KernelInfoText, MalformedIsRejected) {
         "name=k cols=0 block=32 rows_per_block=1 vector_width=1 shared= "
         "params=x:rows:f32:r",
         "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
-        "launch_order=-1 shared= params=x:rows:f32:r"})
+        "launch_order=-1 shared= params=x:rows:f32:r",
+        // Groups that are not a power of two in [16, 1024], a table of
+        // 3-byte elements, a Groups buffer without a group size.
+        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 shared= "
+        "group=96 group_table=4 params=x:rows:f32:r",
+        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 shared= "
+        "group=2048 group_table=4 params=x:rows:f32:r",
+        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 shared= "
+        "group=128 group_table=3 params=x:rows:f32:r",
+        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 shared= "
+        "params=x:rows:f32:r,scale:groups:f32:w"})
     EXPECT_FALSE(kernelInfoFromText(text)) << text;
 }
 

@@ -488,6 +488,46 @@ TEST_F(RuntimeApi, Fp8OutputsWriteTheirScales) {
   }
 }
 
+// Block scales through the API: [rows, ceil(d / block)] scales, each
+// block's largest value at the top of the format, and the signature.
+TEST_F(RuntimeApi, Fp8BlockScalesArePerRowAndBlock) {
+  Runtime runtime(cpu());
+  const int64_t rows = 3, d = 100, block = 32, groups = 4;
+  std::vector<float> x(rows * d), gamma(d, 1.0f);
+  for (int64_t i = 0; i < rows * d; ++i)
+    x[i] = std::sin(0.37 * i) * (1 + i % d / 10);
+  std::vector<unsigned char> y(rows * d);
+  std::vector<float> scale(rows * groups, NAN);
+  Norm norm = runtime.loadSpecString(
+      std::string(kRmsNorm) + "[dtypes]\noutput = \"f8e4m3\"\n[quantize]\n"
+                              "scale = \"block\"\nblock = 32\n");
+  EXPECT_EQ(norm.signature().quantizeScale, "block");
+  EXPECT_EQ(norm.signature().quantizeBlock, block);
+  ForwardArgs a;
+  a.rows = rows;
+  a.d = d;
+  a.x = x.data();
+  a.gamma = gamma.data();
+  a.y = y.data();
+  a.scale = scale.data();
+  for (const std::string &schedule : norm.schedules(d)) {
+    std::fill(scale.begin(), scale.end(), NAN);
+    norm.forwardWith(schedule, a);
+    std::vector<double> q = host::decode("f8e4m3", y.data(), y.size());
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t g = 0; g < groups; ++g) {
+        double largest = 0;
+        for (int64_t i = g * block; i < std::min(d, (g + 1) * block); ++i)
+          largest = std::max(largest, std::fabs(q[r * d + i]));
+        EXPECT_EQ(largest, 448.0) << schedule << ": row " << r << " block "
+                                  << g;
+        EXPECT_GT(scale[r * groups + g], 0.0f) << schedule;
+      }
+    // Later blocks hold larger x: larger scales.
+    EXPECT_GT(scale[3], scale[0]) << schedule;
+  }
+}
+
 TEST_F(RuntimeApi, NoRowsNeedNoRowBuffers) {
   // Empty tensors may have no storage: with rows = 0, x, y and dx may be
   // null. The backward still writes dgamma, the sum over no rows.
