@@ -51,6 +51,30 @@ def test_row_scales(gen, output):
     assert y.float().abs().amax(dim=-1).eq(fp8_max).all()
 
 
+@pytest.mark.parametrize("output", sorted(FP8))
+def test_block_scales(gen, output):
+    # d = 500 in blocks of 128: three whole blocks and a ragged one of 116.
+    spec = SPEC.format(output=output, scale="block") + "block = 128\n"
+    norm = normc.Norm(spec)
+    x = torch.randn(2, 5, 500, generator=gen).bfloat16()
+    w = (1 + 0.1 * torch.randn(500, generator=gen)).bfloat16()
+    y, scale = norm(x, gamma=w)
+    assert y.dtype == FP8[output] and y.shape == x.shape
+    assert scale.dtype == torch.float32 and scale.shape == (2, 5, 4)
+    ref = reference(x, w)
+    fp8_max = torch.finfo(FP8[output]).max
+    padded = F.pad(ref.abs(), (0, 12))  # zeros do not change an amax
+    amax = padded.unflatten(-1, (4, 128)).amax(dim=-1)
+    assert torch.allclose(scale.double(), amax / fp8_max, rtol=2.0 ** -16, atol=0)
+    per_feature = scale.double().repeat_interleave(128, dim=-1)[..., :500]
+    want = (ref / per_feature).to(FP8[output])
+    share = (y.float() == want.float()).double().mean().item()
+    report(f"python fp8 {output} block: share of values equal to PyTorch's rounding", share)
+    assert share > 0.999
+    blocks = F.pad(y.float().abs(), (0, 12)).unflatten(-1, (4, 128))
+    assert blocks.amax(dim=-1).eq(fp8_max).all()
+
+
 def test_static_scale_and_amax(gen):
     norm = normc.Norm(SPEC.format(output="f8e4m3", scale="static"))
     x = torch.randn(3, 256, generator=gen).bfloat16()

@@ -510,7 +510,9 @@ TEST_F(RuntimeApi, Fp8BlockScalesArePerRowAndBlock) {
   a.gamma = gamma.data();
   a.y = y.data();
   a.scale = scale.data();
-  for (const std::string &schedule : norm.schedules(d)) {
+  // The default and the last candidate (Fp8Candidates runs them all).
+  std::vector<std::string> schedules = norm.schedules(d);
+  for (const std::string &schedule : {schedules.front(), schedules.back()}) {
     std::fill(scale.begin(), scale.end(), NAN);
     norm.forwardWith(schedule, a);
     std::vector<double> q = host::decode("f8e4m3", y.data(), y.size());
