@@ -68,7 +68,8 @@ const char *const kLocals[] = {"d",
                                "lane_in_row",
                                "row_in_block",
                                "reduce_scratch",
-                               "shared_rows"};
+                               "shared_rows",
+                               "groups"};
 
 bool isDigits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) {

@@ -102,6 +102,13 @@ sched.kernel @local_names accumulate(f32) {
 
 // -----
 
+sched.kernel @group_count_name accumulate(f32) {
+  // expected-error @+1 {{name 'groups' is a local of every emitted kernel}}
+  %x = sched.buffer "groups" : !sched.rows<f32>
+}
+
+// -----
+
 sched.kernel @macro_names accumulate(f32) {
   // expected-error @+1 {{name 'EOF' must be lower case ([a-z0-9_]), as the buffers the runtime binds are}}
   %x = sched.buffer "EOF" : !sched.rows<f32>
@@ -452,4 +459,11 @@ sched.kernel @store_group_of_another_type cols(256) accumulate(f32) schedule(#sc
       sched.store_group %g, %s group(128) : !sched.chunk<f32>, !sched.groups<f16>
     }
   }
+}
+
+// -----
+
+sched.kernel @groups_without_a_size accumulate(f32) {
+  // expected-error @+1 {{is a [rows, groups] buffer, but no op of the kernel gives a group size}}
+  %s = sched.buffer "scale" : !sched.groups<f32>
 }

@@ -327,6 +327,12 @@ LogicalResult KernelOp::verifyRegions() {
   });
   if (walk.wasInterrupted())
     return failure();
+  // A [rows, groups] buffer is sized by the kernel's group size.
+  if (!kernelGroup)
+    for (auto buffer : getBody().getOps<BufferOp>())
+      if (isa<GroupsType>(buffer.getType()))
+        return buffer.emitOpError("is a [rows, groups] buffer, but no op of "
+                                  "the kernel gives a group size");
   if (!lowered)
     return success();
   if (!getScheduleAttr())
