@@ -278,9 +278,8 @@ TEST(SpecErrors, QuantizeKeys) {
             Lines{"t.toml:7:9: error: 'block' applies only with scale = "
                   "\"block\", but the scale is \"row\""});
   EXPECT_EQ(afterCenter("[dtypes]\noutput = \"f8e4m3\"\n[quantize]\n"
-                        "scale = \"block\"\n"),
-            Lines{"t.toml:7:9: error: scale = \"block\" is not supported by "
-                  "this build of normc yet; use \"row\" or \"static\""});
+                        "scale = \"block\"\nblock = 64\n"),
+            Lines{});
   EXPECT_EQ(afterCenter("[dtypes]\noutput = \"f8e4m3\"\n[quantize]\n"
                         "scale = \"static\"\n"),
             Lines{});

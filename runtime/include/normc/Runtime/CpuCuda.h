@@ -291,22 +291,20 @@ inline unsigned long long atomicAdd(unsigned long long *address,
                                     unsigned long long value) {
   return __atomic_fetch_add(address, value, __ATOMIC_SEQ_CST);
 }
-inline unsigned atomicMax(unsigned *address, unsigned value) {
-  unsigned old = __atomic_load_n(address, __ATOMIC_RELAXED);
+template <class T> inline T normcCpuAtomicMax(T *address, T value) {
+  T old = __atomic_load_n(address, __ATOMIC_RELAXED);
   while (old < value &&
          !__atomic_compare_exchange_n(address, &old, value, false,
                                       __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
   }
   return old;
 }
+inline unsigned atomicMax(unsigned *address, unsigned value) {
+  return normcCpuAtomicMax(address, value);
+}
 inline unsigned long long atomicMax(unsigned long long *address,
                                     unsigned long long value) {
-  unsigned long long old = __atomic_load_n(address, __ATOMIC_RELAXED);
-  while (old < value &&
-         !__atomic_compare_exchange_n(address, &old, value, false,
-                                      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
-  }
-  return old;
+  return normcCpuAtomicMax(address, value);
 }
 inline unsigned short atomicCAS(unsigned short *address, unsigned short compare,
                                 unsigned short value) {
