@@ -61,6 +61,8 @@ std::string normc::toText(const KernelLaunchInfo &info) {
      << " launch_order=" << info.launchOrder << " shared=";
   for (size_t i = 0; i < info.sharedRowElementBytes.size(); ++i)
     os << (i ? "," : "") << info.sharedRowElementBytes[i];
+  if (info.clusterSize > 1)
+    os << " cluster=" << info.clusterSize;
   if (info.groupSize)
     os << " group=" << info.groupSize
        << " group_table=" << info.groupTableElementBytes;
@@ -95,6 +97,8 @@ normc::kernelInfoFromText(const std::string &text) {
         info.vectorWidth = std::stoll(value);
       else if (key == "launch_order")
         info.launchOrder = std::stoll(value);
+      else if (key == "cluster")
+        info.clusterSize = std::stoll(value);
       else if (key == "group")
         info.groupSize = std::stoll(value);
       else if (key == "group_table")
@@ -141,7 +145,11 @@ normc::kernelInfoFromText(const std::string &text) {
       info.rowsPerBlock < 1 || info.rowsPerBlock > info.blockSize ||
       info.vectorWidth < 1 || info.vectorWidth > 16 || info.launchOrder < 0 ||
       (info.cols && (*info.cols < 1 || *info.cols > kMaxCols)) ||
-      !elementSizes || !groups || info.params.empty())
+      !elementSizes || !groups || info.params.empty() ||
+      // A cluster of 1 to 8 blocks (a power of two), one row a block.
+      info.clusterSize < 1 || info.clusterSize > kMaxClusterSize ||
+      (info.clusterSize & (info.clusterSize - 1)) ||
+      (info.clusterSize > 1 && (info.rowsPerBlock != 1 || !info.cols)))
     return std::nullopt;
   return info;
 }

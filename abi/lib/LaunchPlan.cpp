@@ -22,14 +22,17 @@ static bool readsPartials(const KernelLaunchInfo &info) {
 std::vector<KernelLaunch>
 normc::planLaunches(const std::vector<KernelLaunchInfo> &sequence, int64_t rows,
                     int64_t d, int64_t maxGrid) {
-  auto capped = [&](int64_t grid) {
-    return maxGrid > 0 ? std::min(grid, maxGrid) : grid;
+  // A capped grid stays a whole number of clusters.
+  auto capped = [&](int64_t grid, int64_t cluster = 1) {
+    return maxGrid > 0 ? std::min(grid, std::max(cluster, maxGrid / cluster *
+                                                                cluster))
+                       : grid;
   };
   std::vector<KernelLaunch> plan;
   int64_t partials = 0;
   for (size_t i = 0; i < sequence.size(); ++i) {
     const KernelLaunchInfo &info = sequence[i];
-    KernelLaunch launch{i, capped(info.gridFor(rows)), rows};
+    KernelLaunch launch{i, capped(info.gridFor(rows), info.clusterSize), rows};
     if (readsPartials(info)) {
       launch.rows = partials;
       launch.grid = capped(

@@ -65,11 +65,15 @@ const char *const kLocals[] = {"d",
                                "f",
                                "b",
                                "g",
+                               "r",
                                "lane_in_row",
                                "row_in_block",
                                "reduce_scratch",
                                "shared_rows",
-                               "groups"};
+                               "groups",
+                               "slice_begin",
+                               "slice_end",
+                               "cluster_slot"};
 
 bool isDigits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) {

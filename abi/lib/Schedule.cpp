@@ -8,7 +8,8 @@ using namespace normc;
 
 namespace {
 constexpr int64_t kVectorsPerThread = 4, kDefaultRegisterVectors = 8,
-                  kMinBlock = 128, kMaxBlock = 1024, kMaxVectorBits = 128;
+                  kMinBlock = 128, kMaxBlock = 1024, kMaxVectorBits = 128,
+                  kMinClusterCols = 16384;
 
 int64_t divideCeil(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t powerOf2Ceil(int64_t v) {
@@ -24,6 +25,8 @@ std::string_view normc::toString(Strategy strategy) {
   switch (strategy) {
   case Strategy::RowGroup:
     return "row_group";
+  case Strategy::Cluster:
+    return "cluster";
   }
   return "";
 }
@@ -41,8 +44,9 @@ std::string_view normc::toString(RowStorage storage) {
 }
 
 std::optional<Strategy> normc::parseStrategy(std::string_view text) {
-  if (text == toString(Strategy::RowGroup))
-    return Strategy::RowGroup;
+  for (Strategy s : {Strategy::RowGroup, Strategy::Cluster})
+    if (text == toString(s))
+      return s;
   return std::nullopt;
 }
 
@@ -55,7 +59,10 @@ std::optional<RowStorage> normc::parseRowStorage(std::string_view text) {
 }
 
 std::string Schedule::str() const {
-  return "strategy=" + std::string(toString(strategy)) +
+ return "strategy=" + std::string(toString(strategy)) +
+         (strategy == Strategy::Cluster
+              ? ",cluster_size=" + std::to_string(clusterSize)
+              : "") +
          ",rows_per_block=" + std::to_string(rowsPerBlock) +
          ",threads_per_row=" + std::to_string(threadsPerRow) +
          ",vector_width=" + std::to_string(vectorWidth) +
@@ -96,6 +103,8 @@ std::optional<Schedule> Schedule::parse(std::string_view text) {
         s.threadsPerRow = number, bit = 8;
       else if (key == "vector_width")
         s.vectorWidth = number, bit = 16;
+      else if (key == "cluster_size")
+        s.clusterSize = number, bit = 32;
       else
         return std::nullopt;
     }
@@ -103,17 +112,45 @@ std::optional<Schedule> Schedule::parse(std::string_view text) {
       return std::nullopt; // a field given twice
     seen |= bit;
   }
-  return seen == 31 ? std::optional(s) : std::nullopt;
+  // cluster_size belongs to the cluster strategy, and only to it.
+  bool cluster = s.strategy == Strategy::Cluster;
+  if (seen != (cluster ? 63 : 31))
+    return std::nullopt;
+  if (!cluster)
+    s.clusterSize = 1;
+  return s;
 }
 
 bool Schedule::operator==(const Schedule &o) const {
   return strategy == o.strategy && rowsPerBlock == o.rowsPerBlock &&
          threadsPerRow == o.threadsPerRow && vectorWidth == o.vectorWidth &&
-         rowStorage == o.rowStorage;
+         rowStorage == o.rowStorage && blocksPerRow() == o.blocksPerRow();
+}
+
+int64_t normc::clusterSlice(int64_t cols, int64_t clusterSize,
+                            int64_t threadsPerRow, int64_t vectorWidth) {
+  int64_t pass = threadsPerRow * vectorWidth;
+  return divideCeil(divideCeil(cols, clusterSize), pass) * pass;
+}
+
+int64_t normc::featuresPerBlock(const Schedule &s, int64_t cols) {
+  return s.strategy == Strategy::Cluster
+             ? clusterSlice(cols, s.clusterSize, s.threadsPerRow,
+                            s.vectorWidth)
+             : cols;
 }
 
 int64_t normc::vectorsPerThread(const Schedule &s, int64_t cols) {
-  return divideCeil(divideCeil(cols, s.vectorWidth), s.threadsPerRow);
+  return divideCeil(divideCeil(featuresPerBlock(s, cols), s.vectorWidth),
+                    s.threadsPerRow);
+}
+
+int64_t normc::sharedBudget(int arch) {
+  if (arch >= 90)
+    return kMaxSharedBytes;
+  if (arch == 80 || arch == 87)
+    return 163 * 1024;
+  return 99 * 1024; // sm_86, sm_89, and any device of at least sm_80
 }
 
 int64_t normc::keptRegisterBudget(int64_t blockSize) {
@@ -140,14 +177,36 @@ std::string normc::checkSchedule(const Schedule &s,
            str(s.vectorWidth);
   if (!s.rowStorage)
     return "row_storage is missing";
+  if (s.strategy == Strategy::Cluster) {
+    if (!isPowerOfTwo(s.clusterSize) || s.clusterSize < 2 ||
+        s.clusterSize > kMaxClusterSize)
+      return "cluster_size must be a power of two in [2, " +
+             str(kMaxClusterSize) + "], got " + str(s.clusterSize);
+    if (s.rowsPerBlock != 1)
+      return "a cluster owns one row at a time: rows_per_block must be 1, "
+             "got " +
+             str(s.rowsPerBlock);
+  } else if (s.clusterSize > 1) {
+    return "cluster_size " + str(s.clusterSize) +
+           " needs strategy cluster";
+  }
   if (!problem)
     return "";
+  if (s.strategy == Strategy::Cluster) {
+    if (!problem->cols)
+      return "strategy cluster needs cols fixed at compile time";
+    if (problem->arch && problem->arch < 90)
+      return "strategy cluster needs sm_90 or newer, the target is sm_" +
+             str(problem->arch);
+  }
   if (s.vectorWidth * problem->widestBits > kMaxVectorBits)
     return "vector_width " + str(s.vectorWidth) + " exceeds 128 bits for " +
            str(problem->widestBits) + "-bit elements";
   if (*s.rowStorage == RowStorage::Shared && problem->cols) {
     // The kept rows; the compiler checks the exact layout.
-    int64_t pitch = divideCeil(*problem->cols, s.vectorWidth) * s.vectorWidth;
+    int64_t pitch = divideCeil(featuresPerBlock(s, *problem->cols),
+                               s.vectorWidth) *
+                    s.vectorWidth;
     int64_t bytes = s.rowsPerBlock * pitch * problem->keptRowBits() / 8;
     if (bytes > kMaxSharedBytes)
       return "row_storage = shared needs " + str(bytes) +
@@ -177,23 +236,57 @@ int64_t normc::defaultVectorWidth(const ScheduleProblem &problem) {
   return kMaxVectorBits / std::max(8u, problem.widestBits);
 }
 
+namespace {
+/// About four vectors a thread over `features`, at least `minThreads`.
+int64_t threadsFor(int64_t features, int64_t width, int64_t minThreads) {
+  return std::clamp<int64_t>(
+      powerOf2Ceil(divideCeil(divideCeil(features, width), kVectorsPerThread)),
+      minThreads, kMaxBlock);
+}
+
+/// Where the heuristic keeps a row of `s` (its storage left unset):
+/// registers for at most eight vectors a thread, else shared memory within
+/// the arch's budget; nullopt when neither holds.
+std::optional<RowStorage> keptStorage(Schedule s,
+                                      const ScheduleProblem &problem) {
+  s.rowStorage = RowStorage::Registers;
+  if (vectorsPerThread(s, *problem.cols) <= kDefaultRegisterVectors &&
+      checkSchedule(s, &problem).empty())
+    return s.rowStorage;
+  s.rowStorage = RowStorage::Shared;
+  int64_t pitch =
+      divideCeil(featuresPerBlock(s, *problem.cols), s.vectorWidth) *
+      s.vectorWidth;
+  if (s.rowsPerBlock * pitch * problem.keptRowBits() / 8 <=
+          sharedBudget(problem.arch) &&
+      checkSchedule(s, &problem).empty())
+    return s.rowStorage;
+  return std::nullopt;
+}
+} // namespace
+
 Schedule normc::defaultSchedule(const ScheduleProblem &problem) {
   int64_t width = defaultVectorWidth(problem);
-  Schedule s;
-  s.vectorWidth = width;
-  if (!problem.cols) {
-    s.rowsPerBlock = 1, s.threadsPerRow = 256;
-    s.rowStorage = RowStorage::Global;
+  Schedule s = Schedule::rowGroup(1, 256, width, RowStorage::Global);
+  if (!problem.cols)
     return s;
-  }
-  int64_t vectors = divideCeil(*problem.cols, width);
-  s.threadsPerRow = std::clamp<int64_t>(
-      powerOf2Ceil(divideCeil(vectors, kVectorsPerThread)), 1, kMaxBlock);
+  s.threadsPerRow = threadsFor(*problem.cols, width, 1);
   s.rowsPerBlock = std::max<int64_t>(1, kMinBlock / s.threadsPerRow);
-  s.rowStorage = RowStorage::Registers;
-  if (divideCeil(vectors, s.threadsPerRow) > kDefaultRegisterVectors ||
-      !checkSchedule(s, &problem).empty())
-    s.rowStorage = RowStorage::Global;
+  s.rowStorage = keptStorage(s, problem);
+  if (s.rowStorage)
+    return s;
+  // Registers in the smallest cluster that has enough of them, else shared
+  // memory in the smallest one where it fits.
+  if (problem.arch >= 90)
+    for (RowStorage storage : {RowStorage::Registers, RowStorage::Shared})
+      for (int64_t blocks = 2; blocks <= kMaxClusterSize; blocks *= 2) {
+        int64_t threads = threadsFor(divideCeil(*problem.cols, blocks), width,
+                                     /*minThreads=*/32);
+        Schedule c = Schedule::cluster(blocks, threads, width, storage);
+        if (keptStorage(c, problem) == storage)
+          return c;
+      }
+  s.rowStorage = RowStorage::Global;
   return s;
 }
 
@@ -201,6 +294,19 @@ Schedule normc::completeSchedule(const Schedule &options,
                                  const ScheduleProblem &problem) {
   Schedule chosen = defaultSchedule(problem);
   Schedule s = options;
+  if (options.strategy == Strategy::RowGroup && options.clusterSize <= 1 &&
+      !options.threadsPerRow && !options.rowsPerBlock && !options.vectorWidth &&
+      !options.rowStorage)
+    return chosen; // nothing given: the heuristic's, cluster or not
+  if (s.strategy == Strategy::Cluster) {
+    if (!s.clusterSize)
+      s.clusterSize = chosen.strategy == Strategy::Cluster ? chosen.clusterSize
+                                                           : 2;
+    if (!s.rowsPerBlock)
+      s.rowsPerBlock = 1;
+  } else if (!s.clusterSize) {
+    s.clusterSize = 1;
+  }
   if (!s.threadsPerRow)
     s.threadsPerRow = chosen.threadsPerRow;
   if (!s.rowsPerBlock)
@@ -234,10 +340,8 @@ normc::scheduleCandidates(const ScheduleProblem &problem) {
       if (threads < 32 && vectors > threads * 16)
         continue; // too much work a thread
       for (int64_t block : {kMinBlock, 2 * kMinBlock}) {
-        Schedule s;
-        s.rowsPerBlock = std::max<int64_t>(1, block / threads);
-        s.threadsPerRow = threads;
-        s.vectorWidth = width;
+        Schedule s = Schedule::rowGroup(std::max<int64_t>(1, block / threads),
+                                        threads, width, RowStorage::Global);
         bool fewVectors = problem.cols && divideCeil(vectors, threads) <=
                                               kDefaultRegisterVectors;
         for (RowStorage storage :
@@ -250,5 +354,15 @@ normc::scheduleCandidates(const ScheduleProblem &problem) {
       }
     }
   }
+  if (problem.arch >= 90 && problem.cols && *problem.cols >= kMinClusterCols)
+    for (int64_t blocks = 2; blocks <= kMaxClusterSize; blocks *= 2)
+      for (int64_t threads = 256; threads <= kMaxBlock; threads *= 2) {
+        Schedule c =
+            Schedule::cluster(blocks, threads, full, RowStorage::Registers);
+        if (vectorsPerThread(c, *problem.cols) <= kDefaultRegisterVectors)
+          add(c);
+        c.rowStorage = RowStorage::Shared;
+        add(c);
+      }
   return out;
 }

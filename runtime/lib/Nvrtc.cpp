@@ -18,6 +18,10 @@ bool nvrtc::isValidArch(const std::string &arch) {
   return std::regex_match(arch, std::regex("sm_[0-9]{2,3}[af]?"));
 }
 
+int nvrtc::smVersion(const std::string &arch) {
+  return isValidArch(arch) ? std::atoi(arch.c_str() + 3) : 0;
+}
+
 nvrtc::Result nvrtc::compile(const std::string &source,
                              const std::string &fileName,
                              const Options &options) {

@@ -57,6 +57,10 @@ options:
   --rows-per-block=N    schedule: rows one block owns
   --vector-width=N      schedule: elements per access
   --row-storage=WHERE   schedule: registers | shared | global
+  --cluster-size=N      schedule: strategy cluster, N blocks (2, 4 or 8) a
+                        row (sm_90; needs --cols). The heuristic picks a
+                        cluster by itself for rows too wide for one block
+                        when --arch is sm_90 or newer
   -v                    print NVRTC's log (registers, spills) to stderr
 )";
 
@@ -195,7 +199,8 @@ static int writeKernelPack(const CompileJob &job) {
   if (!spec)
     return kExitError;
   std::string errors;
-  std::optional<Pack> pack = buildPack(*spec, job.cols, errors);
+  std::optional<Pack> pack =
+      buildPack(*spec, job.cols, errors, job.schedule.arch);
   if (!pack) {
     llvm::errs() << job.input << ": error: no schedule candidate compiles:\n"
                  << errors;
@@ -217,7 +222,7 @@ int normc::tool::runCompile(int argc, char **argv) {
   std::optional<ParsedArgs> args = parseCommand(
       argc, argv, "compile", kCompileUsage,
       {"--emit", "--arch", "--cols", "-o", "--output", "--threads-per-row",
-       "--rows-per-block", "--vector-width", "--row-storage"},
+       "--rows-per-block", "--vector-width", "--row-storage", "--cluster-size"},
       {"-v", "--backward", "--saved-stats", "--dresidual-out"}, exitCode);
   if (!args)
     return exitCode;
@@ -260,6 +265,11 @@ int normc::tool::runCompile(int argc, char **argv) {
       return kExitUsage;
     }
   }
+  if (std::optional<long long> blocks =
+          parsePositive(*args, "--cluster-size", ok)) {
+    job.schedule.strategy = Strategy::Cluster;
+    job.schedule.clusterSize = *blocks;
+  }
   if (!ok)
     return kExitUsage;
   if (job.cols && *job.cols > kMaxCols) {
@@ -291,6 +301,7 @@ int normc::tool::runCompile(int argc, char **argv) {
                "'; expected sm_XX such as sm_80 or sm_90");
     return kExitUsage;
   }
+  job.schedule.arch = nvrtc::smVersion(job.arch);
   if (job.stage == Stage::Pack)
     return writeKernelPack(job);
   return compile(job);

@@ -58,9 +58,13 @@ LogicalResult normc::assignSchedules(ModuleOp module,
   assign.vectorWidth = options.vectorWidth;
   assign.rowStorage =
       options.rowStorage ? std::string(toString(*options.rowStorage)) : "";
+  bool cluster = options.strategy == Strategy::Cluster;
+  assign.strategy = cluster ? std::string(toString(options.strategy)) : "";
+  assign.clusterSize = cluster ? options.clusterSize : 0;
+  assign.arch = options.arch;
   // Options given on the command line win over a schedule already in IR.
   assign.overwrite = options.rowsPerBlock || options.threadsPerRow ||
-                     options.vectorWidth || options.rowStorage;
+                     options.vectorWidth || options.rowStorage || cluster;
   pm.addPass(sched::createSchedAssignSchedule(assign));
   return pm.run(module);
 }

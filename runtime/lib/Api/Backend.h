@@ -34,6 +34,9 @@ public:
   /// (GPU name, driver and NVRTC versions): the tuning database's key.
   virtual std::string deviceKey() const = 0;
   virtual std::string deviceName() const = 0;
+  /// The GPU's SM version (90 for sm_90), 0 for the CPU device: which
+  /// schedules it can run and the heuristic's choice.
+  virtual int smVersion() const { return 0; }
   /// Throws normc::Error, e.g. when the kernel needs more shared memory
   /// than the device has for this d.
   virtual std::shared_ptr<LoadedKernel> load(const Candidate &candidate,

@@ -105,10 +105,13 @@ public:
           packLaunches(infos, plan, all);
       for (size_t i = 0; i < plan.size(); ++i) {
         const KernelLaunchInfo &info = infos[plan[i].kernel];
+        cpu::LaunchOptions options;
+        options.clusterSize = static_cast<unsigned>(info.clusterSize);
         cpu::launch(kernel.entries[plan[i].kernel],
                     {static_cast<unsigned>(plan[i].grid), 1, 1},
                     {static_cast<unsigned>(info.blockSize), 1, 1},
-                    info.dynamicSharedBytes(args.cols), packed[i]->data());
+                    info.dynamicSharedBytes(args.cols), packed[i]->data(),
+                    options);
       }
     } catch (const std::exception &error) {
       throw Error(std::string("CPU device: ") + error.what());

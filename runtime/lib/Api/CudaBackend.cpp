@@ -48,6 +48,9 @@ public:
   std::string deviceName() const override {
     return device.name + " (" + device.arch() + ")";
   }
+  int smVersion() const override {
+    return device.ccMajor * 10 + device.ccMinor;
+  }
 
   std::shared_ptr<LoadedKernel> load(const Candidate &candidate,
                                      const std::string &canonicalSpec,

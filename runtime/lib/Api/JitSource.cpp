@@ -32,9 +32,11 @@ public:
 
   const dsl::Spec &spec() const override { return specModel; }
 
-  std::vector<Schedule> schedules(const Program &program,
-                                  int64_t d) const override {
-    return scheduleCandidates(compilation(program, d).problem());
+  std::vector<Schedule> schedules(const Program &program, int64_t d,
+                                  int arch) const override {
+    ScheduleProblem problem = compilation(program, d).problem();
+    problem.arch = arch;
+    return scheduleCandidates(problem);
   }
 
   Candidate kernel(const Program &program, int64_t d,

@@ -33,11 +33,12 @@ class KernelSource {
 public:
   virtual ~KernelSource() = default;
   virtual const dsl::Spec &spec() const = 0;
-  /// The candidates of a program for d, the heuristic default first.
-  /// Throws normc::Error when d cannot be served (a pack specialized for
-  /// another d, or without that program).
-  virtual std::vector<Schedule> schedules(const Program &program,
-                                          int64_t d) const = 0;
+  /// The candidates of a program for d on a device of SM version `arch`
+  /// (0: not a GPU), the heuristic default first. Throws normc::Error when
+  /// d cannot be served (a pack specialized for another d, or without that
+  /// program).
+  virtual std::vector<Schedule> schedules(const Program &program, int64_t d,
+                                          int arch) const = 0;
   /// The kernels of one candidate; throws normc::Error.
   virtual Candidate kernel(const Program &program, int64_t d,
                            const Schedule &schedule) const = 0;

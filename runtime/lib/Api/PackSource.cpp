@@ -13,16 +13,18 @@ public:
 
   const dsl::Spec &spec() const override { return specModel; }
 
-  std::vector<Schedule> schedules(const Program &program,
-                                  int64_t d) const override {
+  std::vector<Schedule> schedules(const Program &program, int64_t d,
+                                  int arch) const override {
     if (pack.cols && *pack.cols != d)
       throw Error("the pack for '" + specModel.name.value +
                   "' is specialized for d = " + std::to_string(*pack.cols) +
                   ", not d = " + std::to_string(d) +
                   "; make one without --cols for any d");
     std::vector<Schedule> out;
+    // Clusters need sm_90; the CPU device (arch 0) runs them too.
     for (const PackCandidate &c : pack.candidates)
-      if (c.program == program)
+      if (c.program == program &&
+          (c.schedule.strategy != Strategy::Cluster || !arch || arch >= 90))
         out.push_back(c.schedule);
     if (out.empty())
       throw Error("the pack for '" + specModel.name.value + "' has no " +

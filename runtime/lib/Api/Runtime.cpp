@@ -75,7 +75,8 @@ NormState::kernelFor(const Program &program, int64_t d, int64_t rows) const {
   // heuristic default.
   // A stored schedule is used only when it is one of the candidates, which
   // are all tested: a planted or stale entry cannot pick an untested kernel.
-  std::vector<Schedule> candidates = source->schedules(program, d);
+  std::vector<Schedule> candidates =
+      source->schedules(program, d, backend.smVersion());
   std::optional<Schedule> known =
       runtime->tuning->lookupNear(deviceKey, canonical, program, d, rows);
   if (known && std::find(candidates.begin(), candidates.end(), *known) !=
@@ -108,7 +109,8 @@ std::shared_ptr<LoadedKernel> NormState::kernelWith(const Program &program,
                                                     const std::string &schedule,
                                                     int64_t d) const {
   std::optional<Schedule> wanted = Schedule::parse(schedule);
-  std::vector<Schedule> candidates = source->schedules(program, d);
+  std::vector<Schedule> candidates =
+      source->schedules(program, d, runtime->backend->smVersion());
   if (!wanted || std::find(candidates.begin(), candidates.end(), *wanted) ==
                      candidates.end())
     throw Error("'" + schedule + "' is not a schedule candidate of the " +
@@ -177,17 +179,19 @@ void Norm::forward(const ForwardArgs &a, void *stream) const {
            *state->kernelFor(Program::forward(), a.d, a.rows), a, stream);
 }
 
-static std::vector<std::string>
-scheduleTexts(const KernelSource &source, const Program &program, int64_t d) {
+static std::vector<std::string> scheduleTexts(const KernelSource &source,
+                                              const Program &program, int64_t d,
+                                              int arch) {
   checkShape(0, d);
   std::vector<std::string> out;
-  for (const Schedule &s : source.schedules(program, d))
+  for (const Schedule &s : source.schedules(program, d, arch))
     out.push_back(s.str());
   return out;
 }
 
 std::vector<std::string> Norm::schedules(int64_t d) const {
-  return scheduleTexts(*state->source, Program::forward(), d);
+  return scheduleTexts(*state->source, Program::forward(), d,
+                       state->runtime->backend->smVersion());
 }
 
 void Norm::forwardWith(const std::string &schedule, const ForwardArgs &a,
@@ -231,7 +235,8 @@ void Norm::backward(const BackwardArgs &a, void *stream) const {
 std::vector<std::string> Norm::backwardSchedules(int64_t d, bool savedStats,
                                                  bool dresidualOut) const {
   return scheduleTexts(*state->source,
-                       Program::gradient(savedStats, dresidualOut), d);
+                       Program::gradient(savedStats, dresidualOut), d,
+                       state->runtime->backend->smVersion());
 }
 
 void Norm::backwardWith(const std::string &schedule, const BackwardArgs &a,

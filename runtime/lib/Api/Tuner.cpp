@@ -91,7 +91,8 @@ api::tuneCandidates(Backend &backend, const KernelSource &source,
   // Every candidate is compiled first, in parallel (NVRTC takes about
   // 0.3 s a kernel); loading and measuring then hit the cache, one at a
   // time so that timings do not disturb each other.
-  std::vector<Schedule> schedules = source.schedules(program, d);
+  std::vector<Schedule> schedules =
+      source.schedules(program, d, backend.smVersion());
   std::vector<std::optional<Candidate>> candidates(schedules.size());
   std::vector<std::string> emitErrors(schedules.size());
   for (size_t i = 0; i < schedules.size(); ++i) {

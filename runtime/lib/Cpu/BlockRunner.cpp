@@ -3,6 +3,7 @@
 #include "BlockRunner.h"
 
 #include "AsanFiber.h"
+#include "ClusterRunner.h"
 #include "Diagnostics.h"
 #include "StackPool.h"
 
@@ -33,8 +34,10 @@ unsigned countOf(Dim3 d) { return d.x * d.y * d.z; }
 
 } // namespace
 
-BlockRunner::BlockRunner(const LaunchConfig &config)
-    : config(config), threadCount(countOf(config.block)), threads(threadCount),
+BlockRunner::BlockRunner(const LaunchConfig &config, ClusterRunner &cluster,
+                         unsigned rank)
+    : config(config), cluster(cluster), clusterRank(rank),
+      threadCount(countOf(config.block)), threads(threadCount),
       warps((threadCount + kWarpSize - 1) / kWarpSize),
       arena(config.dynamicSharedBytes), ready(threadCount),
       scratch(threadCount) {
@@ -163,8 +166,8 @@ void BlockRunner::makeReady(unsigned *tids, unsigned count, bool collective) {
   readySize += count;
 }
 
-std::string BlockRunner::run(std::uint64_t block) {
-  Dim3 blockIdx = unlinearize(block, config.grid);
+void BlockRunner::begin(std::uint64_t block) {
+  blockIdx = unlinearize(block, config.grid);
   for (FiberThread &t : threads) {
     t.ctx.blockIdx = blockIdx;
     t.started = false;
@@ -174,14 +177,16 @@ std::string BlockRunner::run(std::uint64_t block) {
     w.reset();
   arena.startBlock();
   exited = 0;
-  barrierArrived = 0;
+  barrierArrived = clusterArrived = 0;
   error.clear();
   randomState = config.options.seed ^ (block * 0xd1b54a32d192ed03ull);
   readyHead = readySize = 0;
   for (unsigned tid = 0; tid < threadCount; ++tid)
     scratch[tid] = tid;
   makeReady(scratch.data(), threadCount);
+}
 
+void BlockRunner::step() {
   while (readySize && error.empty()) {
     FiberThread &t = threads[ready[readyHead]];
     readyHead = readyHead + 1 == threadCount ? 0 : readyHead + 1;
@@ -189,11 +194,29 @@ std::string BlockRunner::run(std::uint64_t block) {
     t.started = true;
     resume(t);
   }
-  if (error.empty() && exited != threadCount)
-    error = deadlockReport();
+  // Another block of the cluster may still read this one's shared memory
+  // by mistake: it reads NaN, as if the memory were gone.
+  if (done())
+    arena.startBlock();
+}
+
+void BlockRunner::releaseClusterBarrier() {
+  clusterArrived = 0;
+  for (unsigned tid = 0; tid < threadCount; ++tid)
+    scratch[tid] = tid;
+  makeReady(scratch.data(), threadCount);
+}
+
+void BlockRunner::setDeadlock(const std::string &why) {
+  if (error.empty())
+    error = deadlockReport() + why;
+}
+
+std::string BlockRunner::finish() {
+  if (!done())
+    abortBlock(); // failed, or another block of its cluster did
   if (error.empty())
     return error;
-  abortBlock();
   return "kernel '" + config.kernelName + "', block " + formatDim3(blockIdx) +
          ": " + error;
 }
@@ -235,6 +258,42 @@ void BlockRunner::syncThreads(FiberThread &self, Site site) {
     makeReady(scratch.data(), threadCount);
   }
   suspend(self);
+}
+
+void BlockRunner::clusterSync(FiberThread &self, Site site) {
+  if (clusterArrived == 0) {
+    clusterSite = site;
+  } else if (!sameSite(site, clusterSite)) {
+    fail(self, "reached the cluster barrier at " + formatSite(site) +
+                   " while other threads of its block wait at the cluster "
+                   "barrier at " +
+                   formatSite(clusterSite) + " (a barrier in divergent code)");
+  }
+  self.state = FiberThread::State::AtClusterBarrier;
+  self.waitSite = site;
+  ++clusterArrived; // ClusterRunner releases every block at once
+  suspend(self);
+}
+
+void *BlockRunner::clusterShared(FiberThread &self, const void *address,
+                                 unsigned rank, Site site) {
+  std::string where = " at " + formatSite(site);
+  if (rank >= cluster.size())
+    fail(self, "asked for the shared memory of block " + std::to_string(rank) +
+                   " of a cluster of " + std::to_string(cluster.size()) +
+                   where);
+  bool dynamic = false;
+  std::size_t offset = 0;
+  if (!arena.locate(address, dynamic, offset))
+    fail(self, "asked for another block's copy of an address that is not "
+               "its own block's shared memory" +
+                   where);
+  BlockRunner &other = cluster.block(rank);
+  if (other.done())
+    fail(self, "asked for the shared memory of block " + std::to_string(rank) +
+                   " of its cluster, which has exited" + where +
+                   " (a missing cluster barrier before the block's end)");
+  return other.arena.at(dynamic, offset);
 }
 
 unsigned long long BlockRunner::warpOp(FiberThread &self, WarpOp op,
@@ -339,6 +398,9 @@ std::string BlockRunner::describeThreads(const std::vector<unsigned> &tids) {
       activity = std::string("wait at ") + warpOpName(t.waitOp) + " at " +
                  formatSite(t.waitSite);
       break;
+    case FiberThread::State::AtClusterBarrier:
+      activity = "wait at the cluster barrier at " + formatSite(t.waitSite);
+      break;
     case FiberThread::State::Ready:
       activity = "are runnable";
       break;
@@ -360,6 +422,16 @@ std::string BlockRunner::deadlockReport() {
       (t.state == FiberThread::State::AtBarrier ? arrived : missing)
           .push_back(t.tid);
     report += "\n  __syncthreads() at " + formatSite(barrierSite) +
+              " was reached by threads " + formatRanges(arrived) +
+              " but not by threads " + formatRanges(missing) + ": " +
+              describeThreads(missing);
+  }
+  if (clusterArrived && clusterArrived < threadCount) {
+    std::vector<unsigned> arrived, missing;
+    for (const FiberThread &t : threads)
+      (t.state == FiberThread::State::AtClusterBarrier ? arrived : missing)
+          .push_back(t.tid);
+    report += "\n  the cluster barrier at " + formatSite(clusterSite) +
               " was reached by threads " + formatRanges(arrived) +
               " but not by threads " + formatRanges(missing) + ": " +
               describeThreads(missing);

@@ -7,7 +7,8 @@
 // at a barrier or warp collective, or exits. When the last participant
 // arrives the waiters become ready again, queued in the launch's lane
 // order. When nothing is ready but some threads have not exited, the block
-// is deadlocked and the runner reports who waits where and who is missing.
+// waits at its cluster's barrier (ClusterRunner releases it) or is
+// deadlocked, and the runner reports who waits where and who is missing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,10 +40,17 @@ struct LaunchConfig {
 };
 
 class BlockRunner;
+class ClusterRunner;
 
 /// One CUDA thread of the block being run.
 struct FiberThread {
-  enum class State : unsigned char { Ready, AtBarrier, AtWarpOp, Exited };
+  enum class State : unsigned char {
+    Ready,
+    AtBarrier,
+    AtWarpOp,
+    AtClusterBarrier,
+    Exited
+  };
 
   ThreadCtx ctx;
   BlockRunner *runner = nullptr;
@@ -65,15 +73,32 @@ inline thread_local FiberThread *gCurrentThread = nullptr;
 
 class BlockRunner {
 public:
-  /// Makes the fibers of one block; throws std::bad_alloc and friends.
-  explicit BlockRunner(const LaunchConfig &config);
+  /// Makes the fibers of one block, the one of rank `rank` in `cluster`;
+  /// throws std::bad_alloc and friends.
+  BlockRunner(const LaunchConfig &config, ClusterRunner &cluster,
+              unsigned rank);
   ~BlockRunner();
   BlockRunner(const BlockRunner &) = delete;
   BlockRunner &operator=(const BlockRunner &) = delete;
 
-  /// Runs the block with linear index `block`; returns an error message
-  /// naming the kernel, block and threads, or "" on success.
-  std::string run(std::uint64_t block);
+  /// Starts the block with linear index `block`: every thread is ready.
+  void begin(std::uint64_t block);
+  /// Runs ready threads until none is (or the block fails).
+  void step();
+  bool failed() const { return !error.empty(); }
+  bool done() const { return exited == threadCount; }
+  /// Whether every thread waits at the cluster barrier, and where.
+  bool atClusterBarrier() const { return clusterArrived == threadCount; }
+  Site clusterBarrierSite() const { return clusterSite; }
+  /// Lets the threads waiting at the cluster barrier go on.
+  void releaseClusterBarrier();
+  /// Records why the block cannot go on, unless it failed already.
+  void setDeadlock(const std::string &why = "");
+  /// Unwinds a failed block's threads; returns the error naming the
+  /// kernel, block and threads, or "" when the block succeeded.
+  std::string finish();
+  unsigned rank() const { return clusterRank; }
+  SharedArena &sharedArena() { return arena; }
 
   // The executor's side of the Hooks, called on the fiber `self`.
   void syncThreads(FiberThread &self, Site site);
@@ -83,6 +108,9 @@ public:
   void *staticShared(FiberThread &self, std::size_t bytes, std::size_t align,
                      Site site);
   void *dynamicShared() { return arena.dynamicBase(); }
+  void clusterSync(FiberThread &self, Site site);
+  void *clusterShared(FiberThread &self, const void *address, unsigned rank,
+                      Site site);
   /// Fails the block with `message` about thread `self`; does not return.
   [[noreturn]] void fail(FiberThread &self, const std::string &message);
 
@@ -106,6 +134,8 @@ private:
   std::uint64_t nextRandom();
 
   const LaunchConfig &config;
+  ClusterRunner &cluster;
+  const unsigned clusterRank;
   const unsigned threadCount;
   std::vector<FiberThread> threads;
   std::vector<WarpRendezvous> warps;
@@ -119,6 +149,9 @@ private:
   unsigned exited = 0;
   unsigned barrierArrived = 0;
   Site barrierSite{};
+  unsigned clusterArrived = 0;
+  Site clusterSite{};
+  Dim3 blockIdx{};
   std::string error;
   bool aborting = false, quitting = false;
   std::uint64_t randomState = 0;

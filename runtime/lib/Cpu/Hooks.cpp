@@ -58,11 +58,23 @@ void misaligned(const void *address, std::size_t bytes, Site site) {
                         " (a CUDA GPU faults: misaligned address)");
 }
 
+unsigned clusterRank() { return self().runner->rank(); }
+
+void clusterSync(Site site) {
+  FiberThread &t = self();
+  t.runner->clusterSync(t, site);
+}
+
+void *clusterShared(const void *address, unsigned rank, Site site) {
+  FiberThread &t = self();
+  return t.runner->clusterShared(t, address, rank, site);
+}
+
 } // namespace
 
 const Hooks &normc::cpu::executorHooks() {
-  static constexpr Hooks hooks{current,      syncThreads,   warpOp,
-                               staticShared, dynamicShared, trap,
-                               misaligned};
+  static constexpr Hooks hooks{
+      current, syncThreads, warpOp,      staticShared,  dynamicShared,
+      trap,    misaligned,  clusterRank, clusterSync,   clusterShared};
   return hooks;
 }

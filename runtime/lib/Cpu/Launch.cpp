@@ -1,13 +1,15 @@
 //===- Launch.cpp - Launching a kernel on the CPU device ------------------===//
 //
 // Checks the configuration as the CUDA driver would, then lets a pool of
-// host threads take blocks from a shared counter, each with its own
-// BlockRunner. The first failure stops further blocks; of the failures
+// host threads take clusters (single blocks, without clusters) from a
+// shared counter, each with its own ClusterRunner. The first failure stops
+// further clusters; of the failures
 // seen, the one of the lowest block is reported.
 //
 //===----------------------------------------------------------------------===//
 
 #include "BlockRunner.h"
+#include "ClusterRunner.h"
 #include "Diagnostics.h"
 #include "SharedArena.h"
 
@@ -20,6 +22,9 @@
 using namespace normc::cpu;
 
 namespace {
+
+/// The most blocks of a cluster, without opting in to larger ones on sm_90.
+constexpr unsigned kMaxClusterSize = 8;
 
 /// The smallest fiber stack accepted: Boost.Context keeps its own record
 /// on it, and a printf alone needs a few KiB.
@@ -46,17 +51,24 @@ void checkConfiguration(const CpuKernel &kernel, Dim3 grid, Dim3 block,
     reject(std::to_string(dynamicSharedBytes) +
            " bytes of dynamic shared memory exceed the limit of " +
            std::to_string(SharedArena::kTotalLimit));
+  if (options.clusterSize < 1 || options.clusterSize > kMaxClusterSize)
+    reject("a cluster has 1 to " + std::to_string(kMaxClusterSize) +
+           " blocks, got " + std::to_string(options.clusterSize));
+  if (grid.x % options.clusterSize != 0)
+    reject("grid.x must be a multiple of the cluster size " +
+           std::to_string(options.clusterSize));
   if (options.stackBytes < kMinStackBytes)
     reject("fiber stacks need at least " + std::to_string(kMinStackBytes) +
            " bytes");
 }
 
-/// What the host threads of one launch share.
+/// What the host threads of one launch share: the clusters (of one block,
+/// without clusters) to run.
 class BlockQueue {
 public:
   explicit BlockQueue(std::uint64_t count) : count(count) {}
 
-  /// The next block to run, or false when there is none or a block failed.
+  /// The next cluster to run, or false when there is none or one failed.
   bool take(std::uint64_t &block) {
     if (failed.load(std::memory_order_relaxed))
       return false;
@@ -89,16 +101,16 @@ private:
 };
 
 void runBlocks(const LaunchConfig &config, BlockQueue &queue) {
-  std::uint64_t block = 0;
+  std::uint64_t cluster = 0;
   try {
-    BlockRunner runner(config);
-    while (queue.take(block)) {
-      std::string error = runner.run(block);
+    ClusterRunner runner(config);
+    while (queue.take(cluster)) {
+      std::string error = runner.run(cluster);
       if (!error.empty())
-        queue.fail(block, std::move(error));
+        queue.fail(cluster, std::move(error));
     }
   } catch (const std::exception &e) {
-    queue.fail(block, "kernel '" + config.kernelName +
+    queue.fail(cluster, "kernel '" + config.kernelName +
                           "': the CPU executor failed: " + e.what());
   }
 }
@@ -111,13 +123,14 @@ void normc::cpu::launch(const CpuKernel &kernel, Dim3 grid, Dim3 block,
   checkConfiguration(kernel, grid, block, dynamicSharedBytes, options);
   LaunchConfig config{kernel.name, kernel.entry,       args,   grid,
                       block,       dynamicSharedBytes, options};
-  std::uint64_t blocks = std::uint64_t(grid.x) * grid.y * grid.z;
+  std::uint64_t clusters =
+      std::uint64_t(grid.x) * grid.y * grid.z / options.clusterSize;
   unsigned hostThreads =
       options.hostThreads ? options.hostThreads
                           : std::max(1u, std::thread::hardware_concurrency());
-  std::uint64_t workers = std::min<std::uint64_t>(hostThreads, blocks);
+  std::uint64_t workers = std::min<std::uint64_t>(hostThreads, clusters);
 
-  BlockQueue queue(blocks);
+  BlockQueue queue(clusters);
   std::vector<std::thread> helpers;
   try {
     for (std::uint64_t i = 1; i < workers; ++i)

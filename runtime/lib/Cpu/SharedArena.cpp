@@ -5,6 +5,7 @@
 #include "AsanFiber.h"
 #include "Diagnostics.h"
 
+#include <cstdint>
 #include <cstring>
 #include <new>
 
@@ -50,6 +51,24 @@ SharedArena::~SharedArena() {
 void SharedArena::startBlock() {
   std::memset(staticRegion, kPoisonByte, declaredBytes);
   std::memset(dynamicRegion, kPoisonByte, dynamicBytes);
+}
+
+bool SharedArena::locate(const void *address, bool &dynamic,
+                         std::size_t &offset) const {
+  auto p = reinterpret_cast<std::uintptr_t>(address);
+  auto in = [&](const unsigned char *base, std::size_t bytes) {
+    auto b = reinterpret_cast<std::uintptr_t>(base);
+    if (p < b || p >= b + bytes)
+      return false;
+    offset = p - b;
+    return true;
+  };
+  if (in(staticRegion, declaredBytes)) {
+    dynamic = false;
+    return true;
+  }
+  dynamic = true;
+  return in(dynamicRegion, dynamicBytes);
 }
 
 void *SharedArena::allocate(SharedCursor &cursor, std::size_t bytes,

@@ -52,6 +52,15 @@ public:
 
   unsigned char *dynamicBase() { return dynamicRegion; }
 
+  /// Where `address` lies in this arena (which region, at what offset);
+  /// false when it is none of this block's shared memory.
+  bool locate(const void *address, bool &dynamic, std::size_t &offset) const;
+  /// The address at `offset` of a region of this arena (another block's
+  /// view of a variable that `locate` found in its own arena).
+  void *at(bool dynamic, std::size_t offset) {
+    return (dynamic ? dynamicRegion : staticRegion) + offset;
+  }
+
 private:
   struct Declaration {
     std::size_t offset, bytes;

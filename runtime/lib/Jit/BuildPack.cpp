@@ -5,7 +5,7 @@
 
 std::optional<normc::Pack> normc::buildPack(const dsl::Spec &spec,
                                             std::optional<int64_t> cols,
-                                            std::string &errors) {
+                                            std::string &errors, int arch) {
   Pack pack;
   pack.normcVersion = kVersion;
   pack.specToml = spec.canonical();
@@ -19,8 +19,9 @@ std::optional<normc::Pack> normc::buildPack(const dsl::Spec &spec,
         SpecCompilation::create(spec, cols, errors, program);
     if (!compilation)
       return std::nullopt;
-    for (const Schedule &schedule :
-         scheduleCandidates(compilation->problem())) {
+    ScheduleProblem problem = compilation->problem();
+    problem.arch = arch;
+    for (const Schedule &schedule : scheduleCandidates(problem)) {
       std::string rejected;
       std::optional<EmittedModule> module =
           compilation->emitModule(schedule, rejected);

@@ -141,11 +141,12 @@ RunOutputs normc::runModuleOnCpu(const dsl::Spec &spec,
       packLaunches(kernels, plan, args);
   for (size_t i = 0; i < plan.size(); ++i) {
     const KernelLaunchInfo &info = kernels[plan[i].kernel];
+    cpu::LaunchOptions launch = options.launch;
+    launch.clusterSize = static_cast<unsigned>(info.clusterSize);
     cpu::launch(module.kernel(info.name),
                 cpu::Dim3{static_cast<unsigned>(plan[i].grid), 1, 1},
                 cpu::Dim3{static_cast<unsigned>(info.blockSize), 1, 1},
-                info.dynamicSharedBytes(in.d), packed[i]->data(),
-                options.launch);
+                info.dynamicSharedBytes(in.d), packed[i]->data(), launch);
   }
 
   RunOutputs out;

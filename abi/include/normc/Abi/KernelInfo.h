@@ -8,6 +8,8 @@
 #ifndef NORMC_ABI_KERNELINFO_H
 #define NORMC_ABI_KERNELINFO_H
 
+#include "normc/Abi/Schedule.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -66,6 +68,9 @@ struct KernelLaunchInfo {
   /// Bytes per element of the table of per-group values in dynamic shared
   /// memory (a row of it per row group, after the kept rows), 0 for none.
   int64_t groupTableElementBytes = 0;
+  /// Blocks of a thread-block cluster (the cluster strategy), which share
+  /// each row; 1 for a kernel without clusters. The grid is a multiple.
+  int64_t clusterSize = 1;
   std::vector<KernelParam> params;
 
   /// Groups of a row of d features.
@@ -73,17 +78,28 @@ struct KernelLaunchInfo {
     return groupSize ? (d + groupSize - 1) / groupSize : 0;
   }
 
-  /// gridDim.x that gives every row group its own block; any smaller grid
-  /// is also correct (blocks stride over row groups).
+  /// gridDim.x that gives every row group its own block (its own cluster);
+  /// any smaller multiple of clusterSize is also correct (blocks stride
+  /// over row groups).
   int64_t gridFor(int64_t rows) const {
-    return std::max<int64_t>(1, (rows + rowsPerBlock - 1) / rowsPerBlock);
+    return std::max<int64_t>(1, (rows + rowsPerBlock - 1) / rowsPerBlock) *
+           clusterSize;
+  }
+
+  /// Features of a row one block handles (its cluster slice).
+  int64_t featuresPerBlock(int64_t d) const {
+    return clusterSize > 1
+               ? clusterSlice(d, clusterSize, blockSize, vectorWidth)
+               : d;
   }
 
   /// Dynamic shared memory in bytes for hidden size d: one region per kept
-  /// row value, rows_per_block rows padded to whole vectors, then the group
-  /// table, rows_per_block rows of groupsPerRow(d); each 16-byte aligned.
+  /// row value, rows_per_block rows of the block's features padded to whole
+  /// vectors, then the group table, rows_per_block rows of
+  /// groupsPerRow(d); each 16-byte aligned.
   int64_t dynamicSharedBytes(int64_t d) const {
-    int64_t pitch = (d + vectorWidth - 1) / vectorWidth * vectorWidth;
+    int64_t pitch = (featuresPerBlock(d) + vectorWidth - 1) / vectorWidth *
+                    vectorWidth;
     int64_t total = 0;
     for (int64_t bytes : sharedRowElementBytes)
       total += (rowsPerBlock * pitch * bytes + 15) / 16 * 16;

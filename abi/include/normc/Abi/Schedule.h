@@ -23,6 +23,12 @@ enum class Strategy {
   /// group owns one row at a time (one row per block when rows_per_block is
   /// 1, a warp or less per row for small d).
   RowGroup,
+  /// sm_90: a thread-block cluster of cluster_size blocks owns one row at a
+  /// time; block r of the cluster handles the r-th slice of the row
+  /// (clusterSlice features) with threads_per_row threads, and the blocks
+  /// combine their totals through distributed shared memory. One row per
+  /// block (rows_per_block = 1) and d fixed at compile time.
+  Cluster,
 };
 
 /// Where a row value lives between the passes over the row that read it.
@@ -41,6 +47,9 @@ struct Schedule {
   int64_t threadsPerRow = 0;
   int64_t vectorWidth = 0;
   std::optional<RowStorage> rowStorage;
+  /// Blocks that share a row: cluster_size for the cluster strategy, 1 for
+  /// row_group (0: unset, for the heuristic).
+  int64_t clusterSize = 0;
 
   /// A complete row_group schedule.
   /// The kernel that adds per-block partial sums (sched.sum_partials): a
@@ -52,14 +61,26 @@ struct Schedule {
   static Schedule rowGroup(int64_t rowsPerBlock, int64_t threadsPerRow,
                            int64_t vectorWidth, RowStorage rowStorage) {
     return {Strategy::RowGroup, rowsPerBlock, threadsPerRow, vectorWidth,
-            rowStorage};
+            rowStorage, 1};
+  }
+  /// A complete cluster schedule.
+  static Schedule cluster(int64_t clusterSize, int64_t threadsPerRow,
+                          int64_t vectorWidth, RowStorage rowStorage) {
+    return {Strategy::Cluster, 1, threadsPerRow, vectorWidth, rowStorage,
+            clusterSize};
   }
   int64_t blockSize() const { return rowsPerBlock * threadsPerRow; }
+  /// Blocks one row is spread over.
+  int64_t blocksPerRow() const {
+    return strategy == Strategy::Cluster ? clusterSize : 1;
+  }
   bool complete() const {
-    return rowsPerBlock && threadsPerRow && vectorWidth && rowStorage;
+    return rowsPerBlock && threadsPerRow && vectorWidth && rowStorage &&
+           (strategy != Strategy::Cluster || clusterSize);
   }
   /// "strategy=row_group,rows_per_block=1,threads_per_row=256,
-  /// vector_width=8,row_storage=global"
+  /// vector_width=8,row_storage=global"; a cluster schedule has
+  /// ",cluster_size=N" after its strategy.
   std::string str() const;
   /// The inverse of str() for complete schedules; nullopt when malformed.
   static std::optional<Schedule> parse(std::string_view text);
@@ -76,6 +97,9 @@ struct ScheduleProblem {
   /// registers when the rows do.
   unsigned keptBits = 0;
   unsigned sumBits = 0;
+  /// The target's SM version (80 for sm_80, 90 for sm_90), 0 when unknown:
+  /// clusters need 90, and the heuristic sizes shared memory by it.
+  int arch = 0;
   unsigned keptRowBits() const { return keptBits ? keptBits : widestBits; }
 };
 
@@ -98,8 +122,24 @@ constexpr int64_t kMaxSharedBytes = 227 * 1024;
 /// with 24 on sm_90 and 8 bytes with 20 on sm_80).
 int64_t keptRegisterBudget(int64_t blockSize);
 
+/// Features of a row one block handles: d for row_group; for a cluster,
+/// ceil(d / cluster_size) rounded up to whole passes of the block's
+/// threads (threads_per_row * vector_width), so that block r's slice starts
+/// at r * clusterSlice and no chunk straddles two slices.
+int64_t clusterSlice(int64_t cols, int64_t clusterSize, int64_t threadsPerRow,
+                     int64_t vectorWidth);
+int64_t featuresPerBlock(const Schedule &schedule, int64_t cols);
+
 /// Vectors of `vectorWidth` elements a thread handles per row.
 int64_t vectorsPerThread(const Schedule &schedule, int64_t cols);
+
+/// The most blocks one cluster may have: the portable limit, which every
+/// sm_90 device launches without opting in.
+constexpr int64_t kMaxClusterSize = 8;
+
+/// Dynamic shared memory the heuristic lets a block use on `arch`: what
+/// every device of that generation allows once opted in.
+int64_t sharedBudget(int arch);
 
 /// Why `schedule` cannot run, or empty when it can. Without a problem only
 /// the rules that hold for every kernel are checked (powers of two, whole
@@ -115,7 +155,9 @@ int64_t defaultVectorWidth(const ScheduleProblem &problem);
 /// The schedule used when nothing is tuned: 128-bit accesses, about four
 /// vectors per thread, at least 128 threads a block; the row stays in
 /// registers when d is fixed and that takes at most eight vectors a thread,
-/// else it is re-read from global memory.
+/// else in shared memory when it fits sharedBudget(arch), else (sm_90) in
+/// a cluster of the fewest blocks whose slices fit registers or shared
+/// memory; else it is re-read from global memory.
 Schedule defaultSchedule(const ScheduleProblem &problem);
 
 /// Fills the fields of `options` left at 0 or unset from the heuristic.
@@ -126,7 +168,9 @@ Schedule completeSchedule(const Schedule &options,
 /// Every schedule worth measuring for the problem, the default first:
 /// threads per row from 1 to 1024 keeping at least half of them busy,
 /// blocks of 128 or 256 threads, full and half vector width, and each row
-/// storage that is legal. Every one passes checkSchedule; device limits
+/// storage that is legal; on sm_90 with d fixed and at least 16384, also
+/// clusters of 2 to 8 blocks of 256 to 1024 threads keeping the slice in
+/// registers or shared memory. Every one passes checkSchedule; device limits
 /// (shared memory) are checked at launch.
 std::vector<Schedule> scheduleCandidates(const ScheduleProblem &problem);
 

@@ -16,8 +16,14 @@ void registerNormcDialects(mlir::DialectRegistry &registry);
 /// Registers normc's passes with the global registry (for normc-opt).
 void registerNormcPasses();
 
-/// Schedule choices; a field left at 0 or empty goes to the heuristic.
-using ScheduleOptions = Schedule;
+/// Schedule choices; a field left at 0 or empty goes to the heuristic,
+/// which also takes the target's SM version into account (0: unknown).
+struct ScheduleOptions : Schedule {
+  ScheduleOptions() = default;
+  ScheduleOptions(const Schedule &schedule, int arch = 0)
+      : Schedule(schedule), arch(arch) {}
+  int arch = 0;
+};
 
 /// Which level a module is at: specs, row-level kernels, or kernels lowered
 /// to loops (what the emitter prints).

@@ -74,6 +74,7 @@ FailureOr<KernelLaunchInfo> normc::getLaunchInfo(KernelOp kernel) {
   info.blockSize = schedule.blockSize();
   info.rowsPerBlock = schedule.rowsPerBlock;
   info.vectorWidth = schedule.vectorWidth;
+  info.clusterSize = schedule.blocksPerRow();
   info.launchOrder = kernel.getLaunchOrder();
   for (auto layout : kernel.getBody().getOps<SharedRowsOp>())
     for (Type slot : layout.getResultTypes())
@@ -222,11 +223,22 @@ private:
   LogicalResult print(AccumulateRowOp op);
   void print(StorePartialsOp op);
   void print(SumPartialsOp op);
+  void print(SharedClusterSlotOp op);
+  void print(ClusterWriteOp op);
+  void print(ClusterSumOp op);
   LogicalResult printScalar(Operation &op);
   /// This chunk's element e of a kept row: `v[i][e]` or `v[c + e]`.
   std::string keptElement(Value kept) {
-    return names[kept] +
-           (kept.getDefiningOp<AllocRowOp>() ? "[i][e]" : "[c + e]");
+    return names[kept] + (kept.getDefiningOp<AllocRowOp>()
+                              ? "[i][e]"
+                              : "[" + sliceIndex() + " + e]");
+  }
+  bool clustered() const {
+    return schedule.strategy == normc::Strategy::Cluster;
+  }
+  /// Feature c's place in the block's part of a row: its cluster slice.
+  std::string sliceIndex() const {
+    return clustered() ? "(c - slice_begin)" : "c";
   }
 
   KernelOp kernel;
@@ -273,7 +285,11 @@ std::string KernelEmitter::paramType(const KernelParam &p) {
 }
 
 void KernelEmitter::emitSignature() {
-  os << "NORMC_KERNEL(" << info.blockSize << ", " << info.name << ")(";
+  if (clustered())
+    os << "NORMC_CLUSTER_KERNEL(" << info.blockSize << ", "
+       << schedule.clusterSize << ", " << info.name << ")(";
+  else
+    os << "NORMC_KERNEL(" << info.blockSize << ", " << info.name << ")(";
   llvm::interleave(
       info.params, os,
       [&](const KernelParam &p) {
@@ -293,6 +309,13 @@ void KernelEmitter::emitPrologue() {
      << ";\n";
   os << "const int row_in_block = threadIdx.x / " << schedule.threadsPerRow
      << ";\n";
+  if (clustered()) {
+    int64_t slice = featuresPerBlock(schedule, *kernel.getCols());
+    os << "// Block r of the cluster handles features [r * " << slice
+       << ", (r + 1) * " << slice << ") of the row.\n";
+    os << "const int slice_begin = normc_cluster_rank() * " << slice << ";\n";
+    os << "const int slice_end = min(d, slice_begin + " << slice << ");\n";
+  }
   for (const KernelParam &p : info.params)
     if (p.kind == KernelParam::Kind::Partials && p.written)
       os << paramType(p) << p.name << "_row = " << p.name
@@ -311,8 +334,12 @@ void KernelEmitter::emitPrologue() {
 
 void KernelEmitter::print(SharedRowsOp op) {
   os << "NORMC_DYNAMIC_SHARED(shared_rows);\n";
-  os << "const int pitch = (d + " << width - 1 << ") / " << width << " * "
-     << width << ";\n";
+  if (clustered())
+    os << "const int pitch = " << featuresPerBlock(schedule, *kernel.getCols())
+       << "; // the slice\n";
+  else
+    os << "const int pitch = (d + " << width - 1 << ") / " << width << " * "
+       << width << ";\n";
   std::string offset = "0";
   for (auto [index, slot] : llvm::enumerate(op.getResults())) {
     Type element = getElementType(slot.getType());
@@ -349,10 +376,18 @@ void KernelEmitter::print(SharedScratchOp op) {
 }
 
 LogicalResult KernelEmitter::print(ForRowGroupsOp op) {
-  os << "for (long long row_group = (long long)blockIdx.x * "
-     << schedule.rowsPerBlock << "; row_group < rows;\n"
-     << "     row_group += (long long)gridDim.x * " << schedule.rowsPerBlock
-     << ") {\n";
+  if (clustered()) {
+    int64_t blocks = schedule.clusterSize;
+    os << "// The blocks of a cluster go through the same rows together.\n";
+    os << "for (long long row_group = (long long)blockIdx.x / " << blocks
+       << "; row_group < rows;\n"
+       << "     row_group += (long long)gridDim.x / " << blocks << ") {\n";
+  } else {
+    os << "for (long long row_group = (long long)blockIdx.x * "
+       << schedule.rowsPerBlock << "; row_group < rows;\n"
+       << "     row_group += (long long)gridDim.x * " << schedule.rowsPerBlock
+       << ") {\n";
+  }
   os.indent();
   os << "const long long row = row_group + row_in_block;\n";
   os << "// Threads of a row past the end load zeros and store nothing, but "
@@ -377,8 +412,13 @@ LogicalResult KernelEmitter::print(ForChunksOp op) {
     os << "#pragma unroll\n";
     os << "for (int i = 0; i < " << *unrolled << "; ++i) {\n";
     os.indent();
-    os << "const int c = (i * " << schedule.threadsPerRow
-       << " + lane_in_row) * " << width << ";\n";
+    os << "const int c = " << (clustered() ? "slice_begin + " : "") << "(i * "
+       << schedule.threadsPerRow << " + lane_in_row) * " << width << ";\n";
+  } else if (clustered()) {
+    os << "for (int c = slice_begin + lane_in_row * " << width
+       << "; c < slice_end; c += " << schedule.threadsPerRow * width
+       << ") {\n";
+    os.indent();
   } else {
     os << "for (int c = lane_in_row * " << width
        << "; c < d; c += " << schedule.threadsPerRow * width << ") {\n";
@@ -412,7 +452,7 @@ void KernelEmitter::print(ReadKeptOp op) {
   std::string storage = names[op.getSource()];
   names[op] = op.getSource().getDefiningOp<AllocRowOp>()
                   ? storage + "[i]"
-                  : "(" + storage + " + c)";
+                  : "(" + storage + " + " + sliceIndex() + ")";
 }
 
 void KernelEmitter::print(KeepOp op) {
@@ -528,6 +568,31 @@ void KernelEmitter::print(ScratchSumOp op) {
   os << "#pragma unroll\n";
   os << "for (int w = 1; w < " << warps << "; ++w)\n";
   os << "  " << combined(op.getCombine(), name, scratch + "[" + slot + " + w]");
+  names[op] = name;
+}
+
+void KernelEmitter::print(SharedClusterSlotOp op) {
+  os << "NORMC_STATIC_SHARED(" << typeName(acc) << ", cluster_slot, 1);\n";
+  names[op] = "cluster_slot";
+}
+
+void KernelEmitter::print(ClusterWriteOp op) {
+  os << "// Across the " << schedule.clusterSize
+     << " blocks of the cluster.\n";
+  os << "if (threadIdx.x == 0)\n";
+  os << "  " << names[op.getSlot()] << "[0] = " << names[op.getValue()]
+     << ";\n";
+}
+
+void KernelEmitter::print(ClusterSumOp op) {
+  std::string slot = names[op.getSlot()], name = fresh('s');
+  os << typeName(op.getType()) << " " << name << " = *normc_cluster_shared("
+     << slot << ", 0);\n";
+  os << "#pragma unroll\n";
+  os << "for (int r = 1; r < " << schedule.clusterSize << "; ++r)\n";
+  os << "  "
+     << combined(op.getCombine(), name,
+                 "*normc_cluster_shared(" + slot + ", r)");
   names[op] = name;
 }
 
@@ -700,9 +765,11 @@ LogicalResult KernelEmitter::printScalar(Operation &op) {
 
 LogicalResult KernelEmitter::emitOp(Operation &op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
-      .Case<BufferOp, BarrierOp>([&](Operation *op) {
+      .Case<BufferOp, BarrierOp, ClusterBarrierOp>([&](Operation *op) {
         if (isa<BarrierOp>(op))
           os << "__syncthreads();\n";
+        if (isa<ClusterBarrierOp>(op))
+          os << "normc_cluster_sync();\n";
         return success();
       })
       .Case<ForRowGroupsOp, ForChunksOp, MapChunkOp, AccumulateOp,
@@ -712,7 +779,8 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
             LoadChunkOp, ReadKeptOp, KeepOp, StoreChunkOp, AccumulatorOp,
             ReadAccumulatorOp, WarpSumOp, ScratchWriteOp, ScratchSumOp,
             LoadStatOp, LoadScalarOp, StoreStatOp, StorePartialsOp,
-            SumPartialsOp, ClearGroupOp, ReadGroupOp, StoreGroupOp>(
+            SumPartialsOp, ClearGroupOp, ReadGroupOp, StoreGroupOp,
+            SharedClusterSlotOp, ClusterWriteOp, ClusterSumOp>(
           [&](auto op) {
         print(op);
         return success();

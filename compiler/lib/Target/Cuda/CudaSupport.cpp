@@ -21,6 +21,35 @@ static const char kSupport[] = R"cuda(
 #define NORMC_DYNAMIC_SHARED(name) extern __shared__ __align__(16) unsigned char name[]
 // The GPU faults on a misaligned vector access by itself.
 #define NORMC_VECTOR_ACCESS(address, bytes) ((void)0)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+// Thread-block clusters (the cluster strategy): the cluster's size is part
+// of the kernel; the block's rank in its cluster; the barrier of every
+// thread of the cluster (release/acquire: shared-memory writes before it
+// are visible to the whole cluster after it); and the address of a
+// shared-memory variable in the block of rank `rank` (distributed shared
+// memory, through the generic address space).
+#define NORMC_CLUSTER_KERNEL(threads, blocks, name)                           \
+  extern "C" __global__ void __cluster_dims__(blocks, 1, 1)                   \
+      __launch_bounds__(threads, 1) name
+__device__ __forceinline__ unsigned normc_cluster_rank() {
+  unsigned rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  return rank;
+}
+__device__ __forceinline__ void normc_cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\t"
+               "barrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+template <typename T>
+__device__ __forceinline__ const T *normc_cluster_shared(const T *address,
+                                                         unsigned rank) {
+  unsigned long long remote;
+  asm volatile("mapa.u64 %0, %1, %2;"
+               : "=l"(remote)
+               : "l"(address), "r"(rank));
+  return reinterpret_cast<const T *>(remote);
+}
+#endif
 #endif
 
 #ifndef NORMC_SUPPORT_LIBRARY

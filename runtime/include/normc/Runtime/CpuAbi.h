@@ -19,7 +19,7 @@ namespace normc {
 namespace cpu {
 
 /// Bumped whenever Hooks or ThreadCtx change layout or meaning.
-constexpr int kAbiVersion = 2;
+constexpr int kAbiVersion = 3;
 
 /// Lanes per warp, as on every NVIDIA GPU.
 constexpr unsigned kWarpSize = 32;
@@ -62,6 +62,13 @@ struct Hooks {
   /// of `bytes`: a CUDA GPU faults ("misaligned address"), so the launch
   /// fails here too.
   void (*misaligned)(const void *address, std::size_t bytes, Site site);
+  /// Thread-block clusters: the block's rank in its cluster, the barrier of
+  /// every thread of every block of the cluster, and the address of the
+  /// shared-memory variable at `address` in the block of rank `rank`
+  /// (distributed shared memory).
+  unsigned (*clusterRank)();
+  void (*clusterSync)(Site site);
+  void *(*clusterShared)(const void *address, unsigned rank, Site site);
 };
 
 } // namespace cpu

@@ -124,6 +124,11 @@ struct WarpSite {
   static constexpr int warpSizeValue = static_cast<int>(kWarpSize);
 };
 
+template <class T>
+const T *clusterShared(const T *address, unsigned rank, Site site) {
+  return static_cast<const T *>(gHooks->clusterShared(address, rank, site));
+}
+
 template <class T> T *staticShared(std::size_t count, Site site) {
   return static_cast<T *>(
       gHooks->staticShared(count * sizeof(T), alignof(T), site));
@@ -171,6 +176,12 @@ static constexpr int warpSize = static_cast<int>(::normc::cpu::kWarpSize);
 #define __any_sync(...) (NORMC_CPU_WARP.any(__VA_ARGS__))
 #define __all_sync(...) (NORMC_CPU_WARP.all(__VA_ARGS__))
 #define __trap() (::normc::cpu::detail::gHooks->trap(NORMC_CPU_SITE))
+/// The support library's cluster primitives (the GPU's are inline PTX).
+#define normc_cluster_rank() (::normc::cpu::detail::gHooks->clusterRank())
+#define normc_cluster_sync()                                                   \
+  (::normc::cpu::detail::gHooks->clusterSync(NORMC_CPU_SITE))
+#define normc_cluster_shared(address, rank)                                    \
+  (::normc::cpu::detail::clusterShared((address), (rank), NORMC_CPU_SITE))
 /// The support library's vector loads and stores check their addresses
 /// here, as the GPU's memory system does.
 #define NORMC_VECTOR_ACCESS(address, bytes)                                    \
@@ -193,6 +204,10 @@ static constexpr int warpSize = static_cast<int>(::normc::cpu::kWarpSize);
 /// expanded first.)
 #define NORMC_CPU_KERNEL(name) normc_cpu_kernel_##name
 #define NORMC_KERNEL(threads, name) static void normc_cpu_kernel_##name
+/// The cluster's size comes from the launch (LaunchOptions::clusterSize),
+/// as with the launch attribute on a GPU.
+#define NORMC_CLUSTER_KERNEL(threads, blocks, name)                            \
+  static void normc_cpu_kernel_##name
 /// All threads of a block run the same declarations in the same order, so
 /// the executor hands each of them the same block-wide allocation.
 #define NORMC_STATIC_SHARED(T, name, count)                                    \

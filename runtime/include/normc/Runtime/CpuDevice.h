@@ -63,6 +63,11 @@ struct LaunchOptions {
   unsigned hostThreads = 0;
   /// Stack of each CUDA thread's fiber (a guard page below it).
   std::size_t stackBytes = 64 * 1024;
+  /// Blocks of a thread-block cluster along x (1: no clusters), as the
+  /// GPU's cluster launch attribute or __cluster_dims__: grid.x must be a
+  /// multiple. The blocks of a cluster run together on one host thread, in
+  /// `laneOrder` (forward, reversed, or shuffled), each until it waits.
+  unsigned clusterSize = 1;
 };
 
 /// The trampoline an emitted file defines per kernel: `args[i]` points at

@@ -32,6 +32,8 @@ Result compile(const std::string &source, const std::string &fileName,
 /// Whether `arch` is spelled sm_XX (sm_80, sm_90a, ...); NVRTC itself
 /// decides whether it supports it.
 bool isValidArch(const std::string &arch);
+/// The SM version of such an arch (90 for sm_90 and sm_90a), 0 if invalid.
+int smVersion(const std::string &arch);
 
 /// "MAJOR.MINOR" of the NVRTC in use.
 std::string version();

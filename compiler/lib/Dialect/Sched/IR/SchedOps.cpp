@@ -153,7 +153,8 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
     parser.emitError(parser.getNameLoc(),
                      "malformed schedule; expected <row_group, "
                      "rows_per_block = N, threads_per_row = N, vector_width = "
-                     "N, row_storage = registers|shared|global>");
+                     "N, row_storage = registers|shared|global> or <cluster, "
+                     "cluster_size = N, rows_per_block = 1, ...>");
     return {};
   }
   return getChecked([&] { return parser.emitError(parser.getNameLoc()); },
@@ -162,8 +163,10 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
   const normc::Schedule &s = getValue();
-  printer << "<" << normc::toString(s.strategy)
-          << ", rows_per_block = " << s.rowsPerBlock
+  printer << "<" << normc::toString(s.strategy);
+  if (s.strategy == normc::Strategy::Cluster)
+    printer << ", cluster_size = " << s.clusterSize;
+  printer << ", rows_per_block = " << s.rowsPerBlock
           << ", threads_per_row = " << s.threadsPerRow
           << ", vector_width = " << s.vectorWidth
           << ", row_storage = " << normc::toString(*s.rowStorage) << ">";
@@ -213,6 +216,14 @@ LogicalResult KernelOp::verify() {
     why = normc::checkSchedule(schedule.getValue(), &problem);
     if (!why.empty())
       return emitOpError("invalid schedule: ") << why;
+    // A block of a cluster holds a slice of each row: sums over rows and
+    // per-group values, which need whole rows or a row per block, cannot
+    // be spread over it.
+    if (schedule.getValue().strategy == normc::Strategy::Cluster)
+      for (auto buffer : getBody().getOps<BufferOp>())
+        if (isa<PartialsType, GroupsType>(buffer.getType()))
+          return buffer.emitOpError("cannot be written by a kernel of "
+                                    "strategy cluster");
   }
   return success();
 }
@@ -258,9 +269,12 @@ static LogicalResult verifyScalarOp(Operation *op, Type accumulate) {
 
 /// Bytes of dynamic shared memory at d, from the layout ops.
 static int64_t sharedBytes(KernelOp kernel, int64_t d) {
+  const normc::Schedule &schedule = kernel.getScheduleAttr().getValue();
   normc::KernelLaunchInfo info;
-  info.rowsPerBlock = kernel.getScheduleAttr().getValue().rowsPerBlock;
-  info.vectorWidth = kernel.getScheduleAttr().getValue().vectorWidth;
+  info.blockSize = schedule.blockSize();
+  info.rowsPerBlock = schedule.rowsPerBlock;
+  info.vectorWidth = schedule.vectorWidth;
+  info.clusterSize = schedule.blocksPerRow();
   int64_t total = 0;
   for (auto layout : kernel.getBody().getOps<SharedRowsOp>())
     for (Type slot : layout.getResultTypes())
@@ -692,6 +706,43 @@ LogicalResult ScratchSumOp::verify() {
     return failure();
   return verifyScratchUse(*this, getScratch());
 }
+
+//===----------------------------------------------------------------------===//
+// Clusters
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyInCluster(Operation *op) {
+  ScheduleAttr schedule = scheduleOf(op);
+  if (schedule && schedule.getValue().strategy != normc::Strategy::Cluster)
+    return op->emitOpError("needs a kernel of strategy cluster");
+  return success();
+}
+
+static LogicalResult verifySlotUse(Operation *op, Value slot) {
+  if (!slot.getDefiningOp<SharedClusterSlotOp>())
+    return op->emitOpError("needs a slot of sched.shared_cluster_slot");
+  return verifyInCluster(op);
+}
+
+LogicalResult SharedClusterSlotOp::verify() {
+  if (getType().getElementType() != kernelAccumulate(*this))
+    return emitOpError("must hold the accumulate type");
+  return verifyInCluster(*this);
+}
+
+LogicalResult ClusterWriteOp::verify() {
+  if (failed(verifyAccumulateType(*this, getValue().getType())))
+    return failure();
+  return verifySlotUse(*this, getSlot());
+}
+
+LogicalResult ClusterSumOp::verify() {
+  if (failed(verifyAccumulateType(*this, getType())))
+    return failure();
+  return verifySlotUse(*this, getSlot());
+}
+
+LogicalResult ClusterBarrierOp::verify() { return verifyInCluster(*this); }
 
 //===----------------------------------------------------------------------===//
 // Reductions across rows

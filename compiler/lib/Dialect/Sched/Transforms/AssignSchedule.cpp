@@ -19,6 +19,16 @@ struct SchedAssignSchedule
     options.rowsPerBlock = rowsPerBlock;
     options.threadsPerRow = threadsPerRow;
     options.vectorWidth = vectorWidth;
+    options.clusterSize = clusterSize;
+    if (!strategy.empty()) {
+      std::optional<normc::Strategy> parsed = normc::parseStrategy(strategy);
+      if (!parsed) {
+        getOperation().emitError("unknown strategy '")
+            << strategy << "'; expected row_group or cluster";
+        return signalPassFailure();
+      }
+      options.strategy = *parsed;
+    }
     if (!rowStorage.empty()) {
       options.rowStorage = normc::parseRowStorage(rowStorage);
       if (!options.rowStorage) {
@@ -38,8 +48,9 @@ struct SchedAssignSchedule
                            "change");
         return signalPassFailure();
       }
-      normc::Schedule chosen =
-          normc::completeSchedule(options, getScheduleProblem(kernel));
+      normc::ScheduleProblem problem = getScheduleProblem(kernel);
+      problem.arch = arch;
+      normc::Schedule chosen = normc::completeSchedule(options, problem);
       auto diag = [&] { return kernel.emitOpError(); };
       ScheduleAttr schedule =
           ScheduleAttr::getChecked(diag, kernel.getContext(), chosen);

@@ -11,7 +11,9 @@
 //    read from storage, loaded from a buffer, or recomputed from its
 //    operands;
 //  - each reduction's per-thread accumulator, warp shuffles, cross-warp
-//    step through static shared memory, and the barriers around it;
+//    step through static shared memory, and the barriers around it; in a
+//    cluster, the step across its blocks through distributed shared memory
+//    and the cluster barriers around it;
 //  - each per-group maximum's table in shared memory, its passes (clear,
 //    atomic maxima, read) and the barriers between them;
 //  - each reduction across rows' per-feature sums, which each thread keeps
@@ -66,6 +68,8 @@ private:
   void storeGroups(StoreGroupsOp op);
   void reduceRows(ReduceRowsOp op);
   Value crossThreadSum(Location loc, Value perThread, Combine combine);
+  Value crossWarpSum(Location loc, Value perWarp, Combine combine);
+  Value crossBlockSum(Location loc, Value perBlock, Combine combine);
 
   KernelOp kernel;
   normc::Schedule schedule;
@@ -83,6 +87,7 @@ private:
   /// Per-feature sums in registers, to store after the row loop, and where.
   SmallVector<std::pair<Value, Value>> registerSums;
   SharedScratchOp scratch;
+  SharedClusterSlotOp clusterSlot;
 };
 
 } // namespace
@@ -271,8 +276,33 @@ Value KernelLowering::crossThreadSum(Location loc, Value value,
     value = WarpSumOp::create(
         b, loc, value.getType(), value,
         static_cast<uint64_t>(std::min<int64_t>(threads, 32)), combine);
-  if (threads <= 32)
-    return value;
+  if (threads > 32)
+    value = crossWarpSum(loc, value, combine);
+  if (schedule.strategy == normc::Strategy::Cluster)
+    value = crossBlockSum(loc, value, combine);
+  return value;
+}
+
+Value KernelLowering::crossBlockSum(Location loc, Value value,
+                                    Combine combine) {
+  if (!clusterSlot) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(rowLoop);
+    clusterSlot = SharedClusterSlotOp::create(
+        b, loc, ScratchType::get(b.getContext(), value.getType()));
+  }
+  ClusterWriteOp::create(b, loc, value, clusterSlot);
+  ClusterBarrierOp::create(b, loc);
+  value = ClusterSumOp::create(b, loc, value.getType(), clusterSlot, combine);
+  // The slots are written again by the next reduction, and a block's shared
+  // memory is gone once it ends: no block goes on while others may read.
+  ClusterBarrierOp::create(b, loc);
+  return value;
+}
+
+Value KernelLowering::crossWarpSum(Location loc, Value value,
+                                   Combine combine) {
+  int64_t threads = schedule.threadsPerRow;
   if (!scratch) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(rowLoop);

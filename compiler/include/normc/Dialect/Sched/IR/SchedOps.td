@@ -562,6 +562,58 @@ def Sched_ScratchSumOp : Sched_Op<"scratch_sum", [HasParent<"ForRowGroupsOp">]> 
   let hasVerifier = 1;
 }
 
+def Sched_SharedClusterSlotOp : Sched_Op<"shared_cluster_slot", [
+    HasParent<"KernelOp">, MemoryEffects<[MemAlloc]>]> {
+  let summary = "Static shared memory for the block's total, read by its cluster";
+  let description = [{
+    One element in each block of a cluster (the cluster strategy): the
+    other blocks read it through distributed shared memory.
+  }];
+  let results = (outs Sched_ScratchType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Sched_ClusterWriteOp : Sched_Op<"cluster_write", [
+    HasParent<"ForRowGroupsOp">]> {
+  let summary = "Thread 0 of the block writes the block's total to its slot";
+  let arguments = (ins Sched_AccumulateFloat:$value,
+                       Arg<Sched_ScratchType, "", [MemWrite]>:$slot);
+  let assemblyFormat = [{
+    $value `,` $slot attr-dict `:` type($value) `,` qualified(type($slot))
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_ClusterSumOp : Sched_Op<"cluster_sum", [HasParent<"ForRowGroupsOp">]> {
+  let summary = "Every thread adds (or maxes) its cluster's slots, in rank order";
+  let description = [{
+    Reads the slot of every block of the cluster, rank 0 first, through
+    distributed shared memory, so that every block gets the same bits.
+    Needs a `sched.cluster_barrier` between the writes and this op, and
+    another before the slots are written again or a block ends.
+  }];
+  let arguments = (ins Arg<Sched_ScratchType, "", [MemRead]>:$slot,
+                       Sched_CombineOrSum:$combine);
+  let results = (outs Sched_AccumulateFloat:$result);
+  let assemblyFormat = [{
+    $slot (`combine` `(` $combine^ `)`)? attr-dict `:`
+    qualified(type($slot)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_ClusterBarrierOp : Sched_Op<"cluster_barrier", [
+    ParentOneOf<["KernelOp", "ForRowGroupsOp"]>]> {
+  let summary = "Every thread of every block of the cluster (barrier.cluster)";
+  let description = [{
+    Arrives with release and waits with acquire semantics: shared-memory
+    writes before it are visible to every block of the cluster after it.
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 def Sched_BarrierOp : Sched_Op<"barrier", [
     ParentOneOf<["KernelOp", "ForRowGroupsOp"]>]> {
   let summary = "__syncthreads(): every thread of the block";

@@ -21,6 +21,13 @@ def SchedAssignSchedule : Pass<"sched-assign-schedule", "mlir::ModuleOp"> {
            "Elements per access (0: 128 bits of the widest type)">,
     Option<"rowStorage", "row-storage", "std::string", "\"\"",
            "registers | shared | global (empty: heuristic)">,
+    Option<"strategy", "strategy", "std::string", "\"\"",
+           "row_group | cluster (empty: heuristic)">,
+    Option<"clusterSize", "cluster-size", "int64_t", "0",
+           "Blocks of a cluster, for strategy cluster (0: heuristic)">,
+    Option<"arch", "arch", "int", "0",
+           "SM version of the target, e.g. 90 (0: unknown); the heuristic "
+           "uses clusters on 90 and sizes shared memory by it">,
     Option<"overwrite", "overwrite", "bool", "false",
            "Replace schedules that are already set">
   ];
