@@ -467,3 +467,52 @@ sched.kernel @groups_without_a_size accumulate(f32) {
   // expected-error @+1 {{is a [rows, groups] buffer, but no op of the kernel gives a group size}}
   %s = sched.buffer "scale" : !sched.groups<f32>
 }
+
+// -----
+
+// expected-error @+1 {{invalid schedule: cluster_size must be a power of two in [2, 8], got 16}}
+sched.kernel @cluster_too_large cols(4096) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 16, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+}
+
+// -----
+
+// expected-error @+1 {{invalid schedule: strategy cluster needs cols fixed at compile time}}
+sched.kernel @cluster_without_cols accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+}
+
+// -----
+
+// expected-error @+1 {{malformed schedule}}
+sched.kernel @cluster_size_of_a_row_group cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+}
+
+// -----
+
+sched.kernel @cluster_with_partials cols(4096) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+  // expected-error @+1 {{cannot be written by a kernel of strategy cluster}}
+  %p = sched.buffer "dgamma_partials" : !sched.partials<f32>
+}
+
+// -----
+
+sched.kernel @cluster_ops_in_a_row_group cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+  // expected-error @+1 {{needs a kernel of strategy cluster}}
+  %slot = sched.shared_cluster_slot : !sched.scratch<f32>
+}
+
+// -----
+
+sched.kernel @cluster_sum_of_a_warp_scratch cols(4096) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+  %s = sched.shared_scratch warps(8) : !sched.scratch<f32>
+  sched.for_row_groups {
+    // expected-error @+1 {{needs a slot of sched.shared_cluster_slot}}
+    %t = sched.cluster_sum %s : !sched.scratch<f32> -> f32
+  }
+}
+
+// -----
+
+sched.kernel @cluster_slot_of_another_type cols(4096) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+  // expected-error @+1 {{must hold the accumulate type}}
+  %slot = sched.shared_cluster_slot : !sched.scratch<f64>
+}

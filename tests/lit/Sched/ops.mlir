@@ -173,3 +173,23 @@ sched.kernel @group_table cols(256) accumulate(f32) schedule(#sched.schedule<row
     }
   }
 }
+
+// -----
+
+// Clusters: the schedule, the slot, its write and sum, the cluster barrier.
+// CHECK-LABEL: sched.kernel @cluster_level cols(65536) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 8, rows_per_block = 1, threads_per_row = 1024, vector_width = 8, row_storage = global>)
+// CHECK:         %[[SLOT:.*]] = sched.shared_cluster_slot : !sched.scratch<f32>
+// CHECK:           sched.cluster_write %{{.*}}, %[[SLOT]] : f32, !sched.scratch<f32>
+// CHECK-NEXT:      sched.cluster_barrier
+// CHECK-NEXT:      %{{.*}} = sched.cluster_sum %[[SLOT]] combine(max) : !sched.scratch<f32> -> f32
+// CHECK-NEXT:      sched.cluster_barrier
+sched.kernel @cluster_level cols(65536) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 8, rows_per_block = 1, threads_per_row = 1024, vector_width = 8, row_storage = global>) {
+  %slot = sched.shared_cluster_slot : !sched.scratch<f32>
+  sched.for_row_groups {
+    %t = arith.constant 1.0 : f32
+    sched.cluster_write %t, %slot : f32, !sched.scratch<f32>
+    sched.cluster_barrier
+    %s = sched.cluster_sum %slot combine(max) : !sched.scratch<f32> -> f32
+    sched.cluster_barrier
+  }
+}

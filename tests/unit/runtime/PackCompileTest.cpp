@@ -11,17 +11,25 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace normc;
 
 namespace {
 
 /// `output`: the spec turned to this (fp8) output type.
+/// `arch`: the candidates of that SM version (clusters on 90) too;
+/// `storage`: every tensor of the spec in that type.
 void expectEveryCandidateCompiles(const char *name, std::optional<int64_t> cols,
                                   std::optional<dsl::DType> output = {},
-                                  int64_t block = 0) {
+                                  int64_t block = 0, int arch = 0,
+                                  std::optional<dsl::DType> storage = {}) {
   dsl::SpecParseResult parsed =
       dsl::parseSpecFile(std::string(NORMC_SPECS_DIR) + "/" + name + ".toml");
   ASSERT_TRUE(parsed.spec);
+  if (storage)
+    parsed.spec->input.value = parsed.spec->params.value =
+        parsed.spec->output.value = *storage;
   if (output)
     parsed.spec->output.value = *output;
   if (block) {
@@ -29,19 +37,30 @@ void expectEveryCandidateCompiles(const char *name, std::optional<int64_t> cols,
     parsed.spec->quantizeBlock.value = static_cast<double>(block);
   }
   std::string errors;
-  std::optional<Pack> pack = buildPack(*parsed.spec, cols, errors);
+  std::optional<Pack> pack = buildPack(*parsed.spec, cols, errors, arch);
   ASSERT_TRUE(pack) << errors;
   EXPECT_EQ(errors, "");
   EXPECT_GT(pack->candidates.size(), 10u);
   nvrtc::Options options;
   options.arch = "sm_90";
   options.target = nvrtc::Target::Cubin;
-  for (const PackCandidate &candidate : pack->candidates) {
-    nvrtc::Result result = nvrtc::compile(candidate.source, "k.cu", options);
-    EXPECT_TRUE(result.ok) << candidate.schedule.str() << ": " << result.error
-                           << "\n"
-                           << result.log;
-    EXPECT_EQ(nvrtc::spillBytes(result.log), 0) << candidate.schedule.str();
+  std::vector<nvrtc::Result> results(pack->candidates.size());
+  api::forEachInParallel(results.size(), [&](size_t i) {
+    results[i] = nvrtc::compile(pack->candidates[i].source, "k.cu", options);
+  });
+  for (size_t i = 0; i < results.size(); ++i) {
+    const Schedule &schedule = pack->candidates[i].schedule;
+    EXPECT_TRUE(results[i].ok)
+        << schedule.str() << ": " << results[i].error << "\n"
+        << results[i].log;
+    EXPECT_EQ(nvrtc::spillBytes(results[i].log), 0) << schedule.str();
+  }
+  if (arch >= 90) {
+    EXPECT_TRUE(std::any_of(
+        pack->candidates.begin(), pack->candidates.end(),
+        [](const PackCandidate &c) {
+          return c.schedule.strategy == Strategy::Cluster;
+        }));
   }
 }
 
@@ -53,8 +72,17 @@ TEST(PackCompile, PartialLayerNormFixedD) {
   expectEveryCandidateCompiles("partial_layernorm", 4096);
 }
 
-// The kernel users get without tuning (the heuristic's schedule) never
-// spills, for any shipped spec and d up to 262144, on sm_80 and sm_90.
+// The widest rows: every candidate for sm_90, clusters of 2 to 8 blocks
+// among them, in bf16 and f32 rows.
+TEST(PackCompile, ClustersOfTheWidestRows) {
+  expectEveryCandidateCompiles("llama_rmsnorm", 262144, {}, 0, 90);
+  expectEveryCandidateCompiles("layernorm", 262144, {}, 0, 90,
+                               dsl::DType::F32);
+}
+
+// The kernel users get without tuning (the heuristic's schedule for the
+// GPU's architecture) never spills, for any shipped spec and d up to
+// 262144, on sm_80 and sm_90.
 TEST(DefaultKernels, NeverSpill) {
   const char *specs[] = {
       "layernorm",    "llama_rmsnorm",     "gemma_rmsnorm",    "prmsnorm",
@@ -70,16 +98,17 @@ TEST(DefaultKernels, NeverSpill) {
     dsl::SpecParseResult parsed =
         dsl::parseSpecFile(std::string(NORMC_SPECS_DIR) + "/" + name + ".toml");
     ASSERT_TRUE(parsed.spec);
-    for (int64_t d : sweep) {
-      std::string errors;
-      std::optional<EmittedKernel> kernel =
-          emitSpecKernel(*parsed.spec, d, {}, errors);
-      ASSERT_TRUE(kernel) << name << " d " << d << ": " << errors;
-      for (const char *arch : {"sm_80", "sm_90"})
+    for (int64_t d : sweep)
+      for (const char *arch : {"sm_80", "sm_90"}) {
+        std::string errors;
+        std::optional<EmittedKernel> kernel = emitSpecKernel(
+            *parsed.spec, d, ScheduleOptions({}, nvrtc::smVersion(arch)),
+            errors);
+        ASSERT_TRUE(kernel) << name << " d " << d << ": " << errors;
         cases.push_back({std::string(name) + " d " + std::to_string(d) + " " +
                              arch + " " + kernel->info.name,
                          kernel->source, arch});
-    }
+      }
   }
   std::vector<std::string> failures(cases.size());
   api::forEachInParallel(cases.size(), [&](size_t i) {
@@ -112,3 +141,24 @@ TEST(PackCompile, Fp8BlockScalesFixedAndAnyD) {
 }
 
 } // namespace
+
+// On sm_90 the widest rows of every shipped spec are spread over a cluster
+// (x is read once, not twice as from global memory); sm_80 has no clusters.
+TEST(DefaultKernels, WidestRowsUseAClusterOnSm90) {
+  for (const char *name : {"layernorm", "llama_rmsnorm", "gemma_rmsnorm",
+                           "prmsnorm", "t5_layernorm", "fused_add_rmsnorm",
+                           "partial_layernorm"}) {
+    dsl::SpecParseResult parsed =
+        dsl::parseSpecFile(std::string(NORMC_SPECS_DIR) + "/" + name + ".toml");
+    ASSERT_TRUE(parsed.spec);
+    std::string errors;
+    std::optional<EmittedKernel> sm90 =
+        emitSpecKernel(*parsed.spec, 262144, ScheduleOptions({}, 90), errors);
+    std::optional<EmittedKernel> sm80 =
+        emitSpecKernel(*parsed.spec, 262144, ScheduleOptions({}, 80), errors);
+    ASSERT_TRUE(sm90 && sm80) << errors;
+    EXPECT_GT(sm90->info.clusterSize, 1) << name;
+    EXPECT_NE(sm90->source.find("__cluster_dims__"), std::string::npos);
+    EXPECT_EQ(sm80->info.clusterSize, 1) << name;
+  }
+}

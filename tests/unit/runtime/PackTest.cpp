@@ -42,7 +42,8 @@ bool sameInfo(const KernelLaunchInfo &a, const KernelLaunchInfo &b) {
          a.rowsPerBlock == b.rowsPerBlock && a.vectorWidth == b.vectorWidth &&
          a.sharedRowElementBytes == b.sharedRowElementBytes &&
          a.groupSize == b.groupSize &&
-         a.groupTableElementBytes == b.groupTableElementBytes;
+         a.groupTableElementBytes == b.groupTableElementBytes &&
+         a.clusterSize == b.clusterSize;
 }
 
 class PackTest : public ::testing::Test {
@@ -76,6 +77,27 @@ TEST(KernelInfoText, RoundTrips) {
   EXPECT_EQ(back->dynamicSharedBytes(1000), 32); // 8 groups of 4 bytes
 }
 
+TEST(KernelInfoText, ClustersRoundTripAndSizeTheLaunch) {
+  KernelLaunchInfo info = sampleInfo();
+  info.cols = 262144;
+  info.blockSize = 1024;
+  info.rowsPerBlock = 1;
+  info.vectorWidth = 8;
+  info.clusterSize = 8;
+  info.sharedRowElementBytes = {2};
+  std::optional<KernelLaunchInfo> back = kernelInfoFromText(toText(info));
+  ASSERT_TRUE(back) << toText(info);
+  EXPECT_TRUE(sameInfo(info, *back)) << toText(*back);
+  // A block keeps its slice of the row: 32768 bf16 features.
+  EXPECT_EQ(back->dynamicSharedBytes(262144), 65536);
+  // A cluster per row, and a capped grid stays whole clusters.
+  EXPECT_EQ(back->gridFor(5), 40);
+  std::vector<KernelLaunch> plan = planLaunches({*back}, 1000, 262144, 100);
+  EXPECT_EQ(plan[0].grid, 96);
+  plan = planLaunches({*back}, 1000, 262144, 3);
+  EXPECT_EQ(plan[0].grid, 8);
+}
+
 TEST(KernelInfoText, MalformedIsRejected) {
   for (const char *text :
        {"", "name=k",
@@ -105,7 +127,16 @@ TEST(KernelInfoText, MalformedIsRejected) {
         "name=k cols=1 block=32 rows_per_block=1 vector_width=1 shared= "
         "group=128 group_table=3 params=x:rows:f32:r",
         "name=k cols=1 block=32 rows_per_block=1 vector_width=1 shared= "
-        "params=x:rows:f32:r,scale:groups:f32:w"})
+        "params=x:rows:f32:r,scale:groups:f32:w",
+        // Clusters of 3 or 16 blocks, of two rows a block, for any d.
+        "name=k cols=64 block=32 rows_per_block=1 vector_width=1 shared= "
+        "cluster=3 params=x:rows:f32:r",
+        "name=k cols=64 block=32 rows_per_block=1 vector_width=1 shared= "
+        "cluster=16 params=x:rows:f32:r",
+        "name=k cols=64 block=32 rows_per_block=2 vector_width=1 shared= "
+        "cluster=2 params=x:rows:f32:r",
+        "name=k cols=runtime block=32 rows_per_block=1 vector_width=1 "
+        "shared= cluster=2 params=x:rows:f32:r"})
     EXPECT_FALSE(kernelInfoFromText(text)) << text;
 }
 

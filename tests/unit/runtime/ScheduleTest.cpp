@@ -99,3 +99,114 @@ TEST(Schedule, CandidatesAreLegalAndStartWithTheDefault) {
     }
   }
 }
+
+TEST(Schedule, ClusterTextRoundTrips) {
+  Schedule s = Schedule::cluster(8, 1024, 8, RowStorage::Registers);
+  EXPECT_EQ(s.str(), "strategy=cluster,cluster_size=8,rows_per_block=1,"
+                     "threads_per_row=1024,vector_width=8,row_storage="
+                     "registers");
+  EXPECT_EQ(Schedule::parse(s.str()), s);
+  EXPECT_EQ(s.blocksPerRow(), 8);
+  EXPECT_EQ(Schedule::rowGroup(1, 256, 8, RowStorage::Global).blocksPerRow(),
+            1);
+  // cluster_size belongs to strategy cluster, which needs it.
+  EXPECT_FALSE(Schedule::parse("strategy=row_group,cluster_size=2,"
+                               "rows_per_block=1,threads_per_row=32,"
+                               "vector_width=8,row_storage=global"));
+  EXPECT_FALSE(Schedule::parse("strategy=cluster,rows_per_block=1,"
+                               "threads_per_row=32,vector_width=8,"
+                               "row_storage=global"));
+}
+
+TEST(Schedule, ClusterRules) {
+  ScheduleProblem wide{262144, 16};
+  wide.arch = 90;
+  EXPECT_EQ(checkSchedule(Schedule::cluster(8, 1024, 8, RowStorage::Registers),
+                          &wide),
+            "");
+  auto broken = [](Schedule s, const ScheduleProblem *problem,
+                   const char *rule) {
+    std::string why = checkSchedule(s, problem);
+    EXPECT_NE(why.find(rule), std::string::npos) << s.str() << ": " << why;
+  };
+  broken(Schedule::cluster(16, 1024, 8, RowStorage::Shared), nullptr,
+         "power of two in [2, 8]");
+  broken(Schedule::cluster(3, 1024, 8, RowStorage::Shared), nullptr,
+         "power of two in [2, 8]");
+  Schedule twoRows = Schedule::cluster(2, 128, 8, RowStorage::Global);
+  twoRows.rowsPerBlock = 2;
+  broken(twoRows, nullptr, "rows_per_block must be 1");
+  ScheduleProblem runtimeD{std::nullopt, 16};
+  broken(Schedule::cluster(2, 256, 8, RowStorage::Global), &runtimeD,
+         "cols fixed");
+  ScheduleProblem sm80{262144, 16};
+  sm80.arch = 80;
+  broken(Schedule::cluster(8, 1024, 8, RowStorage::Global), &sm80, "sm_90");
+  // Registers and shared memory are sized by the block's slice.
+  broken(Schedule::cluster(2, 1024, 8, RowStorage::Registers), &wide,
+         "registers a thread");
+  broken(Schedule::cluster(2, 1024, 8, RowStorage::Shared), &wide,
+         "shared memory");
+}
+
+TEST(Schedule, ClusterSlicesCoverTheRowOnce) {
+  for (int64_t d : {1, 1000, 4097, 20000, 262144})
+    for (int64_t blocks : {2, 4, 8})
+      for (int64_t threads : {32, 256, 1024}) {
+        Schedule s = Schedule::cluster(blocks, threads, 8, RowStorage::Global);
+        int64_t slice = featuresPerBlock(s, d);
+        // Whole passes of the block's threads, and all of d.
+        EXPECT_EQ(slice % (threads * 8), 0);
+        EXPECT_GE(slice * blocks, d);
+        EXPECT_LT(slice * (blocks - 1), d + threads * 8 * blocks);
+        EXPECT_EQ(vectorsPerThread(s, d), slice / (threads * 8));
+      }
+}
+
+TEST(Schedule, TheHeuristicUsesClustersOnSm90ForTheWidestRows) {
+  ScheduleProblem bf16{262144, 16}, f32{262144, 32};
+  bf16.arch = f32.arch = 90;
+  // bf16: eight blocks keep four vectors a thread in registers.
+  EXPECT_EQ(defaultSchedule(bf16),
+            Schedule::cluster(8, 1024, 8, RowStorage::Registers));
+  // f32: registers would take 32 a thread; 128 KiB of shared memory a block.
+  EXPECT_EQ(defaultSchedule(f32),
+            Schedule::cluster(8, 1024, 4, RowStorage::Shared));
+  // Rows that fit one block's shared memory stay in one block.
+  ScheduleProblem fits{65536, 16};
+  fits.arch = 90;
+  EXPECT_EQ(defaultSchedule(fits).strategy, Strategy::RowGroup);
+  EXPECT_EQ(defaultSchedule(fits).rowStorage, RowStorage::Shared);
+  // Without sm_90 (or knowing the target), the widest rows are re-read.
+  ScheduleProblem sm80 = bf16;
+  sm80.arch = 80;
+  EXPECT_EQ(defaultSchedule(sm80).rowStorage, RowStorage::Global);
+  EXPECT_EQ(defaultSchedule({262144, 16}).strategy, Strategy::RowGroup);
+}
+
+TEST(Schedule, Sm90CandidatesIncludeLegalClusters) {
+  ScheduleProblem problem{65536, 16};
+  problem.arch = 90;
+  std::vector<Schedule> all = scheduleCandidates(problem);
+  int clusters = 0;
+  for (const Schedule &s : all) {
+    EXPECT_EQ(checkSchedule(s, &problem), "") << s.str();
+    clusters += s.strategy == Strategy::Cluster;
+  }
+  EXPECT_GE(clusters, 6);
+  problem.arch = 80;
+  for (const Schedule &s : scheduleCandidates(problem))
+    EXPECT_EQ(s.strategy, Strategy::RowGroup) << s.str();
+}
+
+TEST(Schedule, CompletingAClusterKeepsItsSize) {
+  Schedule options;
+  options.strategy = Strategy::Cluster;
+  options.clusterSize = 4;
+  ScheduleProblem problem{20000, 16};
+  Schedule s = completeSchedule(options, problem);
+  EXPECT_EQ(s.strategy, Strategy::Cluster);
+  EXPECT_EQ(s.clusterSize, 4);
+  EXPECT_EQ(s.rowsPerBlock, 1);
+  EXPECT_TRUE(s.complete());
+}
