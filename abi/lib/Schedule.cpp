@@ -198,6 +198,10 @@ std::string normc::checkSchedule(const Schedule &s,
     if (problem->arch && problem->arch < 90)
       return "strategy cluster needs sm_90 or newer, the target is sm_" +
              str(problem->arch);
+    // A block holds a slice of each row; these need whole rows.
+    if (problem->sumBits || problem->groups)
+      return "strategy cluster cannot spread per-feature sums over rows or "
+             "per-group values over the blocks of a cluster";
   }
   if (s.vectorWidth * problem->widestBits > kMaxVectorBits)
     return "vector_width " + str(s.vectorWidth) + " exceeds 128 bits for " +

@@ -114,7 +114,8 @@ GradientGrade gradeGradient(const dsl::Spec &spec, const CaseData &data,
 /// (sanitizers when the test binary is sanitized).
 cpu::CompileOptions kernelCompileOptions();
 
-/// Every schedule candidate of a compilation, emitted into one source
+/// Every schedule candidate of a compilation (for any target: unknown,
+/// sm_80 and sm_90), emitted into one source
 /// (candidate i's kernels named after `name` and i) and compiled once for
 /// the CPU device; a candidate that does not emit is a test failure.
 struct CandidateKernels {

@@ -488,9 +488,10 @@ sched.kernel @cluster_size_of_a_row_group cols(4096) accumulate(f32) schedule(#s
 
 // -----
 
-sched.kernel @cluster_with_partials cols(4096) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
-  // expected-error @+1 {{cannot be written by a kernel of strategy cluster}}
-  %p = sched.buffer "dgamma_partials" : !sched.partials<f32>
+// expected-error @+1 {{invalid schedule: strategy cluster cannot spread per-feature sums over rows or per-group values over the blocks of a cluster}}
+sched.kernel @cluster_with_groups cols(4096) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+  %s = sched.buffer "scale" : !sched.groups<f32>
+  %t = sched.shared_groups group(128) : !sched.group_table<f32>
 }
 
 // -----

@@ -97,6 +97,8 @@ struct ScheduleProblem {
   /// registers when the rows do.
   unsigned keptBits = 0;
   unsigned sumBits = 0;
+  /// Whether the kernel has values per group of features (block scales).
+  bool groups = false;
   /// The target's SM version (80 for sm_80, 90 for sm_90), 0 when unknown:
   /// clusters need 90, and the heuristic sizes shared memory by it.
   int arch = 0;

@@ -42,6 +42,7 @@ normc::ScheduleProblem normc::sched::getScheduleProblem(KernelOp kernel) {
   problem.widestBits = 8;
   for (Operation &op : kernel.getBody().front()) {
     if (auto buffer = dyn_cast<BufferOp>(op)) {
+      problem.groups |= isa<GroupsType>(buffer.getType());
       if (!isa<StatsType, ScalarType, PartialsType, GroupsType>(
               buffer.getType()))
         problem.widestBits =
@@ -216,14 +217,7 @@ LogicalResult KernelOp::verify() {
     why = normc::checkSchedule(schedule.getValue(), &problem);
     if (!why.empty())
       return emitOpError("invalid schedule: ") << why;
-    // A block of a cluster holds a slice of each row: sums over rows and
-    // per-group values, which need whole rows or a row per block, cannot
-    // be spread over it.
-    if (schedule.getValue().strategy == normc::Strategy::Cluster)
-      for (auto buffer : getBody().getOps<BufferOp>())
-        if (isa<PartialsType, GroupsType>(buffer.getType()))
-          return buffer.emitOpError("cannot be written by a kernel of "
-                                    "strategy cluster");
+
   }
   return success();
 }
