@@ -3,7 +3,8 @@
 # ctest (lit, unit, CPU device, runtime API, numerics, the numerics also
 # under ASan+UBSan), then the runtime-only build (no LLVM) running a kernel
 # pack, then the Python package (pip install . into .venv, pytest
-# tests/python), then the ctest suite again, but for its sweeps, in a clang
+# tests/python) and the GPU benchmark's dry run (bench/gpu/run.sh --dry),
+# then the ctest suite again, but for its sweeps, in a clang
 # build under ASan+UBSan, and each libFuzzer target for a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +27,10 @@ cmake --build build-runtime
 
 # The Python package against torch and transformers from PyPI.
 scripts/test-python.sh
+
+# The GPU benchmark end to end on the CPU device: packs, the runtime-only
+# build's C library, PyTorch eager and torch.compile (bench/gpu/run.sh).
+bench/gpu/run.sh --dry
 
 # The whole suite under ASan+UBSan, built by clang (scripts/build-asan.sh),
 # but for the numerics suite, which the first build already runs sanitized,

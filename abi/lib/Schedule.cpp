@@ -271,7 +271,9 @@ std::optional<RowStorage> keptStorage(Schedule s,
 
 Schedule normc::defaultSchedule(const ScheduleProblem &problem) {
   int64_t width = defaultVectorWidth(problem);
-  Schedule s = Schedule::rowGroup(1, 256, width, RowStorage::Global);
+  // With d at run time, the row in shared memory (the runtime falls back to
+  // re-reading it from global memory where d does not fit the device).
+  Schedule s = Schedule::rowGroup(1, 256, width, RowStorage::Shared);
   if (!problem.cols)
     return s;
   s.threadsPerRow = threadsFor(*problem.cols, width, 1);

@@ -57,6 +57,20 @@ public:
                          int64_t d) = 0;
 };
 
+/// Throws Error when a kernel of `candidate` needs more dynamic shared
+/// memory at d than `limit` bytes (what the device allows a block).
+inline void checkSharedMemory(const Candidate &candidate, int64_t d,
+                              size_t limit, const std::string &device) {
+  for (const KernelLaunchInfo &info : candidate.kernels) {
+    size_t shared = info.dynamicSharedBytes(d);
+    if (shared > limit)
+      throw Error("schedule " + candidate.schedule.str() + " needs " +
+                  std::to_string(shared) + " bytes of shared memory at d = " +
+                  std::to_string(d) + "; " + device + " has " +
+                  std::to_string(limit));
+  }
+}
+
 /// Shared objects go to `<cacheDir>/cpu`; kernels include CpuCuda.h from
 /// `headerDir` (cpu::CompileOptions::headerDir).
 std::unique_ptr<Backend> makeCpuBackend(const std::string &cacheDir,

@@ -63,7 +63,8 @@ public:
   std::string deviceName() const override { return "cpu"; }
 
   std::shared_ptr<LoadedKernel> load(const Candidate &candidate,
-                                     const std::string &, int64_t) override {
+                                     const std::string &, int64_t d) override {
+    checkSharedMemory(candidate, d, kMaxSharedBytes, "the CPU device");
     try {
       cpu::CpuModule module =
           cpu::CpuModule::compile(candidate.source, options);

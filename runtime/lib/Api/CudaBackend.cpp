@@ -55,14 +55,7 @@ public:
   std::shared_ptr<LoadedKernel> load(const Candidate &candidate,
                                      const std::string &canonicalSpec,
                                      int64_t d) override {
-    for (const KernelLaunchInfo &info : candidate.kernels) {
-      size_t shared = info.dynamicSharedBytes(d);
-      if (shared > device.sharedPerBlockOptin)
-        throw Error("schedule " + candidate.schedule.str() + " needs " +
-                    std::to_string(shared) + " bytes of shared memory at d = " +
-                    std::to_string(d) + "; the GPU has " +
-                    std::to_string(device.sharedPerBlockOptin));
-    }
+    checkSharedMemory(candidate, d, device.sharedPerBlockOptin, "the GPU");
     std::string cubin = binary(candidate, canonicalSpec, d);
     try {
       cuda::Module module = cuda::Module::load(ordinal, cubin);
@@ -106,13 +99,28 @@ public:
                           .add("arch", options.arch)
                           .add("options", "cubin --std=c++17")
                           .hex();
-    if (std::optional<std::string> hit = binaries.get(key))
+    // A kernel that spills registers is never kept: the entry of one that
+    // did records how much (a CUBIN starts with ELF's magic, never so).
+    const std::string spilled = "spilled ";
+    auto refuse = [&](const std::string &bytes) {
+      return Error("'" + name + "' (" + candidate.schedule.str() + ") spills " +
+                   bytes + " bytes of registers on " + options.arch +
+                   "; normc keeps no kernel that spills");
+    };
+    if (std::optional<std::string> hit = binaries.get(key)) {
+      if (hit->rfind(spilled, 0) == 0)
+        throw refuse(hit->substr(spilled.size()));
       return std::move(*hit);
+    }
     nvrtc::Result result =
         nvrtc::compile(candidate.source, name + ".cu", options);
     if (!result.ok)
       throw Error("NVRTC failed for '" + name + "': " + result.error + "\n" +
                   result.log);
+    if (long bytes = nvrtc::spillBytes(result.log)) {
+      binaries.put(key, spilled + std::to_string(bytes));
+      throw refuse(std::to_string(bytes));
+    }
     binaries.put(key, result.binary);
     return std::move(result.binary);
   }

@@ -99,8 +99,23 @@ NormState::kernelFor(const Program &program, int64_t d, int64_t rows) const {
     keep(key, winner, report.winner);
     return winner;
   }
+  // The heuristic's schedule; with d at run time it keeps rows in shared
+  // memory, and where this d does not fit the device, the same schedule
+  // re-reads them from global memory instead.
   Schedule chosen = candidates.front();
-  auto kernel = backend.load(source->kernel(program, d, chosen), canonical, d);
+  std::shared_ptr<LoadedKernel> kernel;
+  try {
+    kernel = backend.load(source->kernel(program, d, chosen), canonical, d);
+  } catch (const Error &) {
+    Schedule reread = chosen;
+    reread.rowStorage = RowStorage::Global;
+    if (chosen.rowStorage != RowStorage::Shared ||
+        std::find(candidates.begin(), candidates.end(), reread) ==
+            candidates.end())
+      throw;
+    chosen = reread;
+    kernel = backend.load(source->kernel(program, d, chosen), canonical, d);
+  }
   keep(key, kernel, chosen.str());
   return kernel;
 }

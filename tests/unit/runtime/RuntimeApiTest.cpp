@@ -11,7 +11,9 @@
 #include "normc/Reference/Reference.h"
 #include "normc/Runtime/CudaDriver.h"
 #include "normc/Runtime/DiskCache.h"
+#include "normc/Runtime/BuildPack.h"
 #include "normc/Runtime/HostData.h"
+#include "normc/Runtime/Pack.h"
 #include "normc/normc.h"
 
 #include <gtest/gtest.h>
@@ -620,3 +622,25 @@ TEST_F(RuntimeApi, ErrorsAreMessagesNotCrashes) {
 }
 
 } // namespace
+
+// A pack for any d: its untuned kernel keeps rows in shared memory, and
+// where a row does not fit the device's shared memory the runtime runs the
+// same schedule re-reading from global memory instead.
+TEST_F(RuntimeApi, KernelsForAnyDFallBackToGlobalWhereSharedDoesNotFit) {
+  dsl::SpecParseResult parsed = dsl::parseSpecString(kRmsNorm, "t.toml");
+  ASSERT_TRUE(parsed.spec);
+  std::string errors;
+  std::optional<Pack> pack = buildPack(*parsed.spec, std::nullopt, errors);
+  ASSERT_TRUE(pack) << errors;
+  writePack(cacheDir + "/pack", *pack);
+  Norm norm = Runtime(cpu()).loadPack(cacheDir + "/pack");
+  Schedule shared = defaultSchedule({std::nullopt, 32});
+  ASSERT_EQ(shared.rowStorage, RowStorage::Shared);
+  Schedule global = shared;
+  global.rowStorage = RowStorage::Global;
+  EXPECT_EQ(norm.prepare(1000, 4), shared.str());
+  EXPECT_LE(runAndCheck(norm, 4, 1000), 1.0);
+  // 131072 f32 features: 512 KiB of shared memory.
+  EXPECT_EQ(norm.prepare(131072, 2), global.str());
+  EXPECT_LE(runAndCheck(norm, 2, 131072), 1.0);
+}

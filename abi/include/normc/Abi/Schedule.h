@@ -159,7 +159,9 @@ int64_t defaultVectorWidth(const ScheduleProblem &problem);
 /// registers when d is fixed and that takes at most eight vectors a thread,
 /// else in shared memory when it fits sharedBudget(arch), else (sm_90) in
 /// a cluster of the fewest blocks whose slices fit registers or shared
-/// memory; else it is re-read from global memory.
+/// memory; else it is re-read from global memory. With d at run time: one
+/// row of 256 threads a block, kept in shared memory (the runtime re-reads
+/// it from global memory instead where d does not fit the device).
 Schedule defaultSchedule(const ScheduleProblem &problem);
 
 /// Fills the fields of `options` left at 0 or unset from the heuristic.
