@@ -271,9 +271,10 @@ std::optional<RowStorage> keptStorage(Schedule s,
 
 Schedule normc::defaultSchedule(const ScheduleProblem &problem) {
   int64_t width = defaultVectorWidth(problem);
-  // With d at run time, the row in shared memory (the runtime falls back to
-  // re-reading it from global memory where d does not fit the device).
-  Schedule s = Schedule::rowGroup(1, 256, width, RowStorage::Shared);
+  // With d at run time, re-read from global memory, which fits every d (the
+  // runtime prefers the same schedule with the row in shared memory where
+  // d fits the device).
+  Schedule s = Schedule::rowGroup(1, 256, width, RowStorage::Global);
   if (!problem.cols)
     return s;
   s.threadsPerRow = threadsFor(*problem.cols, width, 1);

@@ -39,6 +39,8 @@ public:
     return scheduleCandidates(problem);
   }
 
+  bool fixesD() const override { return true; }
+
   Candidate kernel(const Program &program, int64_t d,
                    const Schedule &schedule) const override {
     std::string key = cache::KeyBuilder()

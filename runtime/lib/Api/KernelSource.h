@@ -39,6 +39,9 @@ public:
   /// program).
   virtual std::vector<Schedule> schedules(const Program &program, int64_t d,
                                           int arch) const = 0;
+  /// Whether its kernels are compiled for the d they run with (else they
+  /// take d at run time).
+  virtual bool fixesD() const = 0;
   /// The kernels of one candidate; throws normc::Error.
   virtual Candidate kernel(const Program &program, int64_t d,
                            const Schedule &schedule) const = 0;

@@ -32,6 +32,8 @@ public:
     return out;
   }
 
+  bool fixesD() const override { return pack.cols.has_value(); }
+
   Candidate kernel(const Program &program, int64_t d,
                    const Schedule &schedule) const override {
     for (const PackCandidate &c : pack.candidates)

@@ -99,23 +99,25 @@ NormState::kernelFor(const Program &program, int64_t d, int64_t rows) const {
     keep(key, winner, report.winner);
     return winner;
   }
-  // The heuristic's schedule; with d at run time it keeps rows in shared
-  // memory, and where this d does not fit the device, the same schedule
-  // re-reads them from global memory instead.
+  // The heuristic's schedule. Kernels for any d re-read rows from global
+  // memory; where this d fits the device's shared memory, the same
+  // schedule keeping rows there reads x once.
   Schedule chosen = candidates.front();
-  std::shared_ptr<LoadedKernel> kernel;
-  try {
-    kernel = backend.load(source->kernel(program, d, chosen), canonical, d);
-  } catch (const Error &) {
-    Schedule reread = chosen;
-    reread.rowStorage = RowStorage::Global;
-    if (chosen.rowStorage != RowStorage::Shared ||
-        std::find(candidates.begin(), candidates.end(), reread) ==
-            candidates.end())
-      throw;
-    chosen = reread;
-    kernel = backend.load(source->kernel(program, d, chosen), canonical, d);
+  Schedule staged = chosen;
+  staged.rowStorage = RowStorage::Shared;
+  if (!source->fixesD() && chosen.rowStorage == RowStorage::Global &&
+      std::find(candidates.begin(), candidates.end(), staged) !=
+          candidates.end()) {
+    try {
+      auto kernel =
+          backend.load(source->kernel(program, d, staged), canonical, d);
+      keep(key, kernel, staged.str());
+      return kernel;
+    } catch (const Error &) {
+      // Too much shared memory at this d: re-read instead.
+    }
   }
+  auto kernel = backend.load(source->kernel(program, d, chosen), canonical, d);
   keep(key, kernel, chosen.str());
   return kernel;
 }

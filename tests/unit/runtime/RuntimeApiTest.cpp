@@ -623,9 +623,9 @@ TEST_F(RuntimeApi, ErrorsAreMessagesNotCrashes) {
 
 } // namespace
 
-// A pack for any d: its untuned kernel keeps rows in shared memory, and
-// where a row does not fit the device's shared memory the runtime runs the
-// same schedule re-reading from global memory instead.
+// A pack for any d: its heuristic kernel re-reads rows from global memory;
+// where a row fits the device's shared memory the runtime picks the same
+// schedule keeping it there instead.
 TEST_F(RuntimeApi, KernelsForAnyDFallBackToGlobalWhereSharedDoesNotFit) {
   dsl::SpecParseResult parsed = dsl::parseSpecString(kRmsNorm, "t.toml");
   ASSERT_TRUE(parsed.spec);
@@ -634,10 +634,10 @@ TEST_F(RuntimeApi, KernelsForAnyDFallBackToGlobalWhereSharedDoesNotFit) {
   ASSERT_TRUE(pack) << errors;
   writePack(cacheDir + "/pack", *pack);
   Norm norm = Runtime(cpu()).loadPack(cacheDir + "/pack");
-  Schedule shared = defaultSchedule({std::nullopt, 32});
-  ASSERT_EQ(shared.rowStorage, RowStorage::Shared);
-  Schedule global = shared;
-  global.rowStorage = RowStorage::Global;
+  Schedule global = defaultSchedule({std::nullopt, 32});
+  ASSERT_EQ(global.rowStorage, RowStorage::Global);
+  Schedule shared = global;
+  shared.rowStorage = RowStorage::Shared;
   EXPECT_EQ(norm.prepare(1000, 4), shared.str());
   EXPECT_LE(runAndCheck(norm, 4, 1000), 1.0);
   // 131072 f32 features: 512 KiB of shared memory.

@@ -40,9 +40,9 @@ TEST(Schedule, DefaultIsTheHeuristic) {
   // bf16 at d = 4096: 512 vectors of 8, 128 threads, 4 vectors a thread.
   EXPECT_EQ(defaultSchedule({4096, 16}),
             Schedule::rowGroup(1, 128, 8, RowStorage::Registers));
-  // d at run time: the row in shared memory.
+  // d at run time: re-read from global memory.
   EXPECT_EQ(defaultSchedule({std::nullopt, 32}),
-            Schedule::rowGroup(1, 256, 4, RowStorage::Shared));
+            Schedule::rowGroup(1, 256, 4, RowStorage::Global));
   // Too wide for registers.
   EXPECT_EQ(defaultSchedule({262144, 32}).rowStorage, RowStorage::Global);
   // Eight bf16 vectors a thread at 1024 threads would spill.

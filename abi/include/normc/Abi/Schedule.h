@@ -160,8 +160,9 @@ int64_t defaultVectorWidth(const ScheduleProblem &problem);
 /// else in shared memory when it fits sharedBudget(arch), else (sm_90) in
 /// a cluster of the fewest blocks whose slices fit registers or shared
 /// memory; else it is re-read from global memory. With d at run time: one
-/// row of 256 threads a block, kept in shared memory (the runtime re-reads
-/// it from global memory instead where d does not fit the device).
+/// row of 256 threads a block, re-read from global memory, which fits any
+/// d (the runtime picks the same schedule with the row in shared memory at
+/// launch where d fits the device).
 Schedule defaultSchedule(const ScheduleProblem &problem);
 
 /// Fills the fields of `options` left at 0 or unset from the heuristic.
