@@ -203,8 +203,9 @@ std::string normc::checkSchedule(const Schedule &s,
       return "strategy cluster cannot spread per-feature sums over rows or "
              "per-group values over the blocks of a cluster";
   }
-  if (s.vectorWidth * problem->widestBits > kMaxVectorBits)
-    return "vector_width " + str(s.vectorWidth) + " exceeds 128 bits for " +
+  if (s.vectorWidth * problem->widestBits > maxChunkBits(*problem))
+    return "vector_width " + str(s.vectorWidth) + " exceeds " +
+           str(maxChunkBits(*problem)) + " bits for " +
            str(problem->widestBits) + "-bit elements";
   if (*s.rowStorage == RowStorage::Shared && problem->cols) {
     // The kept rows; the compiler checks the exact layout.
@@ -236,8 +237,13 @@ std::string normc::checkSchedule(const Schedule &s,
   return "";
 }
 
+int64_t normc::maxChunkBits(const ScheduleProblem &problem) {
+  return problem.bytesRows ? 4 * kMaxVectorBits : kMaxVectorBits;
+}
+
 int64_t normc::defaultVectorWidth(const ScheduleProblem &problem) {
-  return kMaxVectorBits / std::max(8u, problem.widestBits);
+  return std::min<int64_t>(16, maxChunkBits(problem) /
+                                   std::max(8u, problem.widestBits));
 }
 
 namespace {

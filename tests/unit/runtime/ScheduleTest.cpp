@@ -210,3 +210,30 @@ TEST(Schedule, CompletingAClusterKeepsItsSize) {
   EXPECT_EQ(s.rowsPerBlock, 1);
   EXPECT_TRUE(s.complete());
 }
+
+// fp8 rows: chunks of 16 features, so that their stores are 16 bytes; the
+// wider rows then move two or four 128-bit vectors a chunk, and no more.
+TEST(Schedule, Fp8RowsAreStoredSixteenBytesAtATime) {
+  ScheduleProblem bf16{4096, 16}, f32{4096, 32}, f64{4096, 64};
+  bf16.bytesRows = f32.bytesRows = f64.bytesRows = true;
+  EXPECT_EQ(defaultVectorWidth(bf16), 16);
+  EXPECT_EQ(defaultVectorWidth(f32), 16);
+  EXPECT_EQ(defaultVectorWidth(f64), 8);
+  EXPECT_EQ(defaultSchedule(bf16).vectorWidth, 16);
+  EXPECT_EQ(checkSchedule(Schedule::rowGroup(1, 64, 16, RowStorage::Global),
+                          &f32),
+            "");
+  EXPECT_NE(checkSchedule(Schedule::rowGroup(1, 64, 16, RowStorage::Global),
+                          &f64)
+                .find("exceeds 512 bits"),
+            std::string::npos);
+  // Without byte rows, 128 bits stay the limit.
+  ScheduleProblem plain{4096, 16};
+  EXPECT_EQ(defaultVectorWidth(plain), 8);
+  EXPECT_NE(checkSchedule(Schedule::rowGroup(1, 64, 16, RowStorage::Global),
+                          &plain)
+                .find("exceeds 128 bits"),
+            std::string::npos);
+  for (const Schedule &s : scheduleCandidates(bf16))
+    EXPECT_GE(s.vectorWidth, 8) << s.str();
+}

@@ -99,6 +99,10 @@ struct ScheduleProblem {
   unsigned sumBits = 0;
   /// Whether the kernel has values per group of features (block scales).
   bool groups = false;
+  /// Whether it stores rows of 8-bit elements (fp8 outputs): chunks of 16
+  /// elements make their stores 16 bytes wide, and the wider rows' chunks
+  /// are then two to four 128-bit accesses.
+  bool bytesRows = false;
   /// The target's SM version (80 for sm_80, 90 for sm_90), 0 when unknown:
   /// clusters need 90, and the heuristic sizes shared memory by it.
   int arch = 0;
@@ -151,7 +155,13 @@ int64_t sharedBudget(int arch);
 std::string checkSchedule(const Schedule &schedule,
                           const ScheduleProblem *problem = nullptr);
 
-/// Elements per 128-bit access of the widest buffer.
+/// The widest chunk a thread moves per access, in bits: 128 (one access of
+/// the widest buffer), or with rows of bytes 512 (up to four 128-bit
+/// accesses of the widest buffer, so that 16 bytes are stored at once).
+int64_t maxChunkBits(const ScheduleProblem &problem);
+
+/// Elements per 128-bit access of the widest buffer; with rows of bytes,
+/// 16 (a 16-byte store) where maxChunkBits allows.
 int64_t defaultVectorWidth(const ScheduleProblem &problem);
 
 /// The schedule used when nothing is tuned: 128-bit accesses, about four

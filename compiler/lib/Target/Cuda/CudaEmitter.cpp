@@ -233,6 +233,11 @@ private:
                               ? "[i][e]"
                               : "[" + sliceIndex() + " + e]");
   }
+  /// The alignment a chunk's vector access of `elementBytes`-byte elements
+  /// needs: its size, at most 16 (wider chunks are several 16-byte ones).
+  int64_t accessAlignment(int64_t elementBytes) const {
+    return std::min<int64_t>(16, width * elementBytes);
+  }
   bool clustered() const {
     return schedule.strategy == normc::Strategy::Cluster;
   }
@@ -329,7 +334,8 @@ void KernelEmitter::emitPrologue() {
     if (isa<FeaturesType>(buffer.getType()))
       os << "const bool " << vecFlag(buffer) << " = normc_aligned("
          << buffer.getName() << ", "
-         << width * byteWidth(getElementType(buffer.getType())) << ");\n";
+         << accessAlignment(byteWidth(getElementType(buffer.getType())))
+         << ");\n";
 }
 
 void KernelEmitter::print(SharedRowsOp op) {
@@ -399,7 +405,7 @@ LogicalResult KernelEmitter::print(ForRowGroupsOp op) {
     os << paramType(p) << p.name << "_row = " << p.name
        << " + (row < rows ? row : 0) * " << p.name << "_stride;\n";
     os << "const bool " << p.name << "_vec = normc_aligned(" << p.name
-       << "_row, " << width * elementBytes(p) << ");\n";
+       << "_row, " << accessAlignment(elementBytes(p)) << ");\n";
   }
   if (failed(emitBlock(op.getBody().front())))
     return failure();

@@ -185,15 +185,23 @@ __device__ __forceinline__ T normc_compensated_total(T sum, T carry) {
 
 // Global-memory accesses of N consecutive features starting at feature c,
 // to or from a chunk (a local array, or a row kept in shared memory; both
-// aligned to N * sizeof(T)). With `vec` and a whole chunk below `limit` they
-// are one access of N * sizeof(T) bytes; otherwise element by element,
-// zeros past `limit`.
+// aligned to min(N * sizeof(T), 16)). With `vec` and a whole chunk below
+// `limit` they are one access of N * sizeof(T) bytes (up to 16; a wider
+// chunk is two or four 16-byte accesses); otherwise element by element,
+// zeros past `limit`. An access needs the alignment of its type: its size,
+// or 16 bytes for the chunks of several 128-bit accesses.
 template <int Bytes> struct normc_vec;
 template <> struct normc_vec<1> { typedef unsigned char type; };
 template <> struct normc_vec<2> { typedef unsigned short type; };
 template <> struct normc_vec<4> { typedef unsigned int type; };
 template <> struct normc_vec<8> { typedef uint2 type; };
 template <> struct normc_vec<16> { typedef uint4 type; };
+// Chunks of 16 elements of 2- or 4-byte types (with fp8 rows, whose stores
+// are then 16 bytes): two or four 128-bit accesses.
+struct normc_uint4x2 { uint4 v[2]; };
+struct normc_uint4x4 { uint4 v[4]; };
+template <> struct normc_vec<32> { typedef normc_uint4x2 type; };
+template <> struct normc_vec<64> { typedef normc_uint4x4 type; };
 
 template <typename T>
 __device__ __forceinline__ bool normc_aligned(const T *p, int bytes) {
@@ -205,8 +213,8 @@ __device__ __forceinline__ void normc_load(T *dst, const T *src, int c,
                                            int limit, bool vec) {
   typedef typename normc_vec<N * sizeof(T)>::type V;
   if (vec && c + N <= limit) {
-    NORMC_VECTOR_ACCESS(src + c, sizeof(V));
-    NORMC_VECTOR_ACCESS(dst, sizeof(V));
+    NORMC_VECTOR_ACCESS(src + c, alignof(V));
+    NORMC_VECTOR_ACCESS(dst, alignof(V));
     *reinterpret_cast<V *>(dst) = *reinterpret_cast<const V *>(src + c);
   } else {
 #pragma unroll
@@ -220,8 +228,8 @@ __device__ __forceinline__ void normc_store(T *dst, const T *src, int c,
                                             int limit, bool vec) {
   typedef typename normc_vec<N * sizeof(T)>::type V;
   if (vec && c + N <= limit) {
-    NORMC_VECTOR_ACCESS(dst + c, sizeof(V));
-    NORMC_VECTOR_ACCESS(src, sizeof(V));
+    NORMC_VECTOR_ACCESS(dst + c, alignof(V));
+    NORMC_VECTOR_ACCESS(src, alignof(V));
     *reinterpret_cast<V *>(dst + c) = *reinterpret_cast<const V *>(src);
   } else {
 #pragma unroll

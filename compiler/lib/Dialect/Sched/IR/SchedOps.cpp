@@ -43,6 +43,9 @@ normc::ScheduleProblem normc::sched::getScheduleProblem(KernelOp kernel) {
   for (Operation &op : kernel.getBody().front()) {
     if (auto buffer = dyn_cast<BufferOp>(op)) {
       problem.groups |= isa<GroupsType>(buffer.getType());
+      problem.bytesRows |=
+          isa<RowsType>(buffer.getType()) &&
+          getElementType(buffer.getType()).getIntOrFloatBitWidth() == 8;
       if (!isa<StatsType, ScalarType, PartialsType, GroupsType>(
               buffer.getType()))
         problem.widestBits =
