@@ -34,9 +34,9 @@ const char *kindName(KernelParam::Kind kind) {
 
 std::optional<KernelParam::Kind> kindFrom(const std::string &name) {
   using Kind = KernelParam::Kind;
-  for (Kind k : {Kind::Rows, Kind::RowStride, Kind::Features, Kind::Stats,
-                 Kind::Partials, Kind::Scalar, Kind::Groups, Kind::RowCount,
-                 Kind::Cols})
+  for (Kind k :
+       {Kind::Rows, Kind::RowStride, Kind::Features, Kind::Stats,
+        Kind::Partials, Kind::Scalar, Kind::Groups, Kind::RowCount, Kind::Cols})
     if (name == kindName(k))
       return k;
   return std::nullopt;
@@ -128,19 +128,19 @@ normc::kernelInfoFromText(const std::string &text) {
       [](int64_t b) { return b == 1 || b == 2 || b == 4 || b == 8; });
   // Groups of 16 to 1024 features (a power of two), with a table of 2-, 4-
   // or 8-byte elements or none; a Groups buffer needs a group size.
-  bool groups =
-      info.groupSize == 0
-          ? info.groupTableElementBytes == 0
-          : info.groupSize >= 16 && info.groupSize <= 1024 &&
-                (info.groupSize & (info.groupSize - 1)) == 0 &&
-                (info.groupTableElementBytes == 0 ||
-                 info.groupTableElementBytes == 2 ||
-                 info.groupTableElementBytes == 4 ||
-                 info.groupTableElementBytes == 8);
+  bool groups = info.groupSize == 0
+                    ? info.groupTableElementBytes == 0
+                    : info.groupSize >= 16 && info.groupSize <= 1024 &&
+                          (info.groupSize & (info.groupSize - 1)) == 0 &&
+                          (info.groupTableElementBytes == 0 ||
+                           info.groupTableElementBytes == 2 ||
+                           info.groupTableElementBytes == 4 ||
+                           info.groupTableElementBytes == 8);
   if (info.groupSize == 0)
-    groups &= std::none_of(
-        info.params.begin(), info.params.end(),
-        [](const KernelParam &p) { return p.kind == KernelParam::Kind::Groups; });
+    groups &= std::none_of(info.params.begin(), info.params.end(),
+                           [](const KernelParam &p) {
+                             return p.kind == KernelParam::Kind::Groups;
+                           });
   if (info.name.empty() || info.blockSize < 1 || info.blockSize > 1024 ||
       info.rowsPerBlock < 1 || info.rowsPerBlock > info.blockSize ||
       info.vectorWidth < 1 || info.vectorWidth > 16 || info.launchOrder < 0 ||

@@ -24,9 +24,9 @@ normc::planLaunches(const std::vector<KernelLaunchInfo> &sequence, int64_t rows,
                     int64_t d, int64_t maxGrid) {
   // A capped grid stays a whole number of clusters.
   auto capped = [&](int64_t grid, int64_t cluster = 1) {
-    return maxGrid > 0 ? std::min(grid, std::max(cluster, maxGrid / cluster *
-                                                                cluster))
-                       : grid;
+    return maxGrid > 0
+               ? std::min(grid, std::max(cluster, maxGrid / cluster * cluster))
+               : grid;
   };
   std::vector<KernelLaunch> plan;
   int64_t partials = 0;

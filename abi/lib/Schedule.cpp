@@ -59,7 +59,7 @@ std::optional<RowStorage> normc::parseRowStorage(std::string_view text) {
 }
 
 std::string Schedule::str() const {
- return "strategy=" + std::string(toString(strategy)) +
+  return "strategy=" + std::string(toString(strategy)) +
          (strategy == Strategy::Cluster
               ? ",cluster_size=" + std::to_string(clusterSize)
               : "") +
@@ -135,8 +135,7 @@ int64_t normc::clusterSlice(int64_t cols, int64_t clusterSize,
 
 int64_t normc::featuresPerBlock(const Schedule &s, int64_t cols) {
   return s.strategy == Strategy::Cluster
-             ? clusterSlice(cols, s.clusterSize, s.threadsPerRow,
-                            s.vectorWidth)
+             ? clusterSlice(cols, s.clusterSize, s.threadsPerRow, s.vectorWidth)
              : cols;
 }
 
@@ -154,7 +153,9 @@ int64_t normc::sharedBudget(int arch) {
 }
 
 int64_t normc::keptRegisterBudget(int64_t blockSize) {
-  return std::min<int64_t>(255, 65536 / std::max<int64_t>(1, blockSize)) - 48;
+  int64_t reserved = blockSize >= 1024 ? 56 : 48;
+  return std::min<int64_t>(255, 65536 / std::max<int64_t>(1, blockSize)) -
+         reserved;
 }
 
 std::string normc::checkSchedule(const Schedule &s,
@@ -187,8 +188,7 @@ std::string normc::checkSchedule(const Schedule &s,
              "got " +
              str(s.rowsPerBlock);
   } else if (s.clusterSize > 1) {
-    return "cluster_size " + str(s.clusterSize) +
-           " needs strategy cluster";
+    return "cluster_size " + str(s.clusterSize) + " needs strategy cluster";
   }
   if (!problem)
     return "";
@@ -209,9 +209,9 @@ std::string normc::checkSchedule(const Schedule &s,
            str(problem->widestBits) + "-bit elements";
   if (*s.rowStorage == RowStorage::Shared && problem->cols) {
     // The kept rows; the compiler checks the exact layout.
-    int64_t pitch = divideCeil(featuresPerBlock(s, *problem->cols),
-                               s.vectorWidth) *
-                    s.vectorWidth;
+    int64_t pitch =
+        divideCeil(featuresPerBlock(s, *problem->cols), s.vectorWidth) *
+        s.vectorWidth;
     int64_t bytes = s.rowsPerBlock * pitch * problem->keptRowBits() / 8;
     if (bytes > kMaxSharedBytes)
       return "row_storage = shared needs " + str(bytes) +
@@ -247,6 +247,15 @@ int64_t normc::defaultVectorWidth(const ScheduleProblem &problem) {
 }
 
 namespace {
+/// Whether a thread's part of a row is small enough to keep in registers
+/// by default: at most eight 128-bit vectors of the widest buffer (fewer
+/// chunks where a chunk is wider).
+bool fewVectors(const Schedule &s, const ScheduleProblem &problem) {
+  return problem.cols && vectorsPerThread(s, *problem.cols) * s.vectorWidth *
+                                 problem.widestBits <=
+                             kDefaultRegisterVectors * kMaxVectorBits;
+}
+
 /// About four vectors a thread over `features`, at least `minThreads`.
 int64_t threadsFor(int64_t features, int64_t width, int64_t minThreads) {
   return std::clamp<int64_t>(
@@ -260,8 +269,7 @@ int64_t threadsFor(int64_t features, int64_t width, int64_t minThreads) {
 std::optional<RowStorage> keptStorage(Schedule s,
                                       const ScheduleProblem &problem) {
   s.rowStorage = RowStorage::Registers;
-  if (vectorsPerThread(s, *problem.cols) <= kDefaultRegisterVectors &&
-      checkSchedule(s, &problem).empty())
+  if (fewVectors(s, problem) && checkSchedule(s, &problem).empty())
     return s.rowStorage;
   s.rowStorage = RowStorage::Shared;
   int64_t pitch =
@@ -313,8 +321,8 @@ Schedule normc::completeSchedule(const Schedule &options,
     return chosen; // nothing given: the heuristic's, cluster or not
   if (s.strategy == Strategy::Cluster) {
     if (!s.clusterSize)
-      s.clusterSize = chosen.strategy == Strategy::Cluster ? chosen.clusterSize
-                                                           : 2;
+      s.clusterSize =
+          chosen.strategy == Strategy::Cluster ? chosen.clusterSize : 2;
     if (!s.rowsPerBlock)
       s.rowsPerBlock = 1;
   } else if (!s.clusterSize) {
@@ -355,11 +363,9 @@ normc::scheduleCandidates(const ScheduleProblem &problem) {
       for (int64_t block : {kMinBlock, 2 * kMinBlock}) {
         Schedule s = Schedule::rowGroup(std::max<int64_t>(1, block / threads),
                                         threads, width, RowStorage::Global);
-        bool fewVectors = problem.cols && divideCeil(vectors, threads) <=
-                                              kDefaultRegisterVectors;
         for (RowStorage storage :
              {RowStorage::Registers, RowStorage::Shared, RowStorage::Global}) {
-          if (storage == RowStorage::Registers && !fewVectors)
+          if (storage == RowStorage::Registers && !fewVectors(s, problem))
             continue;
           s.rowStorage = storage;
           add(s);
@@ -372,7 +378,7 @@ normc::scheduleCandidates(const ScheduleProblem &problem) {
       for (int64_t threads = 256; threads <= kMaxBlock; threads *= 2) {
         Schedule c =
             Schedule::cluster(blocks, threads, full, RowStorage::Registers);
-        if (vectorsPerThread(c, *problem.cols) <= kDefaultRegisterVectors)
+        if (fewVectors(c, problem))
           add(c);
         c.rowStorage = RowStorage::Shared;
         add(c);

@@ -139,14 +139,14 @@ static void gradeFp8(const dsl::Spec &spec, const CaseData &data,
     grade.scale = worstOf(got.amax, want.amax, dsl::DType::F32, leeway);
   else
     for (size_t i = 0; i < want.scale.size(); ++i)
-      grade.scale = std::max(
-          grade.scale,
-          reference::scaleErrorFraction(got.scale[i], want.scale[i]) /
-              (leeway.roundoffRatio * leeway.depth));
-  reference::Fp8Count count = reference::countFp8(
-      *reference::fp8Of(spec.output.value), got.y, ref, data.d,
-      isStatic ? std::vector<double>() : got.scale,
-      isStatic ? data.staticScale[0] : 1.0, want.group);
+      grade.scale =
+          std::max(grade.scale,
+                   reference::scaleErrorFraction(got.scale[i], want.scale[i]) /
+                       (leeway.roundoffRatio * leeway.depth));
+  reference::Fp8Count count =
+      reference::countFp8(*reference::fp8Of(spec.output.value), got.y, ref,
+                          data.d, isStatic ? std::vector<double>() : got.scale,
+                          isStatic ? data.staticScale[0] : 1.0, want.group);
   grade.fp8Values = count.values;
   grade.fp8Exact = count.exact;
   grade.fp8Wrong = count.values - count.accepted;

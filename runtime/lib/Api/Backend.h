@@ -65,9 +65,9 @@ inline void checkSharedMemory(const Candidate &candidate, int64_t d,
     size_t shared = info.dynamicSharedBytes(d);
     if (shared > limit)
       throw Error("schedule " + candidate.schedule.str() + " needs " +
-                  std::to_string(shared) + " bytes of shared memory at d = " +
-                  std::to_string(d) + "; " + device + " has " +
-                  std::to_string(limit));
+                  std::to_string(shared) +
+                  " bytes of shared memory at d = " + std::to_string(d) + "; " +
+                  device + " has " + std::to_string(limit));
   }
 }
 

@@ -74,7 +74,7 @@ void *clusterShared(const void *address, unsigned rank, Site site) {
 
 const Hooks &normc::cpu::executorHooks() {
   static constexpr Hooks hooks{
-      current, syncThreads, warpOp,      staticShared,  dynamicShared,
-      trap,    misaligned,  clusterRank, clusterSync,   clusterShared};
+      current, syncThreads, warpOp,      staticShared, dynamicShared,
+      trap,    misaligned,  clusterRank, clusterSync,  clusterShared};
   return hooks;
 }

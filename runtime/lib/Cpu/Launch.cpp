@@ -111,7 +111,7 @@ void runBlocks(const LaunchConfig &config, BlockQueue &queue) {
     }
   } catch (const std::exception &e) {
     queue.fail(cluster, "kernel '" + config.kernelName +
-                          "': the CPU executor failed: " + e.what());
+                            "': the CPU executor failed: " + e.what());
   }
 }
 

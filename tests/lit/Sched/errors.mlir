@@ -49,7 +49,7 @@ sched.kernel @too_wide_for_registers cols(65536) accumulate(f32) schedule(#sched
 
 // -----
 
-// expected-error @+1 {{row_storage = registers would keep 32 registers a thread, more than the 16 a block of 1024 threads leaves; use another row_storage}}
+// expected-error @+1 {{row_storage = registers would keep 32 registers a thread, more than the 8 a block of 1024 threads leaves; use another row_storage}}
 sched.kernel @spills cols(65536) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 1024, vector_width = 8, row_storage = registers>) {
   %x = sched.buffer "x" : !sched.rows<bf16>
 }

@@ -29,11 +29,13 @@ NORMC_KERNEL(64, k)(float *__restrict__ out) {
   unsigned rank = normc_cluster_rank();
   if (threadIdx.x == 0)
     slot[0] = rank + 1 + 10.0f * (blockIdx.x / blocks);
-)" + before + R"(
+)" + before +
+         R"(
   float sum = 0;
   for (unsigned r = 0; r < blocks; ++r)
     sum += *normc_cluster_shared(slot, r);
-)" + after + R"(
+)" + after +
+         R"(
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 #ifdef NORMC_CPU
@@ -63,10 +65,10 @@ std::string run(const std::string &source, LaneOrder order,
 TEST(ClusterTest, BlocksReadEachOthersSharedMemory) {
   for (LaneOrder order : kAllOrders) {
     std::vector<float> out;
-    ASSERT_EQ(run(clusterSum("  normc_cluster_sync();",
-                             "  normc_cluster_sync();"),
-                  order, out),
-              "")
+    ASSERT_EQ(
+        run(clusterSum("  normc_cluster_sync();", "  normc_cluster_sync();"),
+            order, out),
+        "")
         << orderName(order);
     for (unsigned block = 0; block < kClusters * kBlocks; ++block) {
       float cluster = static_cast<float>(block / kBlocks);
@@ -124,9 +126,9 @@ TEST(ClusterTest, ABlockThatSkipsTheBarrierDeadlocksItsCluster) {
 
 TEST(ClusterTest, TheGridIsAWholeNumberOfClusters) {
   std::vector<float> out;
-  std::string error = run(clusterSum("  normc_cluster_sync();",
-                                     "  normc_cluster_sync();"),
-                          LaneOrder::Forward, out, kBlocks, 6);
+  std::string error =
+      run(clusterSum("  normc_cluster_sync();", "  normc_cluster_sync();"),
+          LaneOrder::Forward, out, kBlocks, 6);
   EXPECT_TRUE(contains(error, "multiple of the cluster size 4")) << error;
   error = run(clusterSum("", ""), LaneOrder::Forward, out, 16, 16);
   EXPECT_TRUE(contains(error, "a cluster has 1 to 8 blocks")) << error;
@@ -135,9 +137,9 @@ TEST(ClusterTest, TheGridIsAWholeNumberOfClusters) {
 TEST(ClusterTest, RanksOutsideTheClusterFailTheLaunch) {
   std::vector<float> out;
   // A cluster of 2 while the kernel reads 4 slots.
-  std::string error = run(clusterSum("  normc_cluster_sync();",
-                                     "  normc_cluster_sync();"),
-                          LaneOrder::Forward, out, 2, 4);
+  std::string error =
+      run(clusterSum("  normc_cluster_sync();", "  normc_cluster_sync();"),
+          LaneOrder::Forward, out, 2, 4);
   EXPECT_TRUE(contains(error, "shared memory of block 2 of a cluster of 2"))
       << error;
 }

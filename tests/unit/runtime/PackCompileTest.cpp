@@ -56,11 +56,10 @@ void expectEveryCandidateCompiles(const char *name, std::optional<int64_t> cols,
     EXPECT_EQ(nvrtc::spillBytes(results[i].log), 0) << schedule.str();
   }
   if (arch >= 90) {
-    EXPECT_TRUE(std::any_of(
-        pack->candidates.begin(), pack->candidates.end(),
-        [](const PackCandidate &c) {
-          return c.schedule.strategy == Strategy::Cluster;
-        }));
+    EXPECT_TRUE(std::any_of(pack->candidates.begin(), pack->candidates.end(),
+                            [](const PackCandidate &c) {
+                              return c.schedule.strategy == Strategy::Cluster;
+                            }));
   }
 }
 
@@ -76,8 +75,7 @@ TEST(PackCompile, PartialLayerNormFixedD) {
 // among them, in bf16 and f32 rows.
 TEST(PackCompile, ClustersOfTheWidestRows) {
   expectEveryCandidateCompiles("llama_rmsnorm", 262144, {}, 0, 90);
-  expectEveryCandidateCompiles("layernorm", 262144, {}, 0, 90,
-                               dsl::DType::F32);
+  expectEveryCandidateCompiles("layernorm", 262144, {}, 0, 90, dsl::DType::F32);
 }
 
 // The kernel users get without tuning (the heuristic's schedule for the
@@ -101,9 +99,9 @@ TEST(DefaultKernels, NeverSpill) {
     for (int64_t d : sweep)
       for (const char *arch : {"sm_80", "sm_90"}) {
         std::string errors;
-        std::optional<EmittedKernel> kernel = emitSpecKernel(
-            *parsed.spec, d, ScheduleOptions({}, nvrtc::smVersion(arch)),
-            errors);
+        std::optional<EmittedKernel> kernel =
+            emitSpecKernel(*parsed.spec, d,
+                           ScheduleOptions({}, nvrtc::smVersion(arch)), errors);
         ASSERT_TRUE(kernel) << name << " d " << d << ": " << errors;
         cases.push_back({std::string(name) + " d " + std::to_string(d) + " " +
                              arch + " " + kernel->info.name,
@@ -145,9 +143,9 @@ TEST(PackCompile, Fp8BlockScalesFixedAndAnyD) {
 // On sm_90 the widest rows of every shipped spec are spread over a cluster
 // (x is read once, not twice as from global memory); sm_80 has no clusters.
 TEST(DefaultKernels, WidestRowsUseAClusterOnSm90) {
-  for (const char *name : {"layernorm", "llama_rmsnorm", "gemma_rmsnorm",
-                           "prmsnorm", "t5_layernorm", "fused_add_rmsnorm",
-                           "partial_layernorm"}) {
+  for (const char *name :
+       {"layernorm", "llama_rmsnorm", "gemma_rmsnorm", "prmsnorm",
+        "t5_layernorm", "fused_add_rmsnorm", "partial_layernorm"}) {
     dsl::SpecParseResult parsed =
         dsl::parseSpecFile(std::string(NORMC_SPECS_DIR) + "/" + name + ".toml");
     ASSERT_TRUE(parsed.spec);

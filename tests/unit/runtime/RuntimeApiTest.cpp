@@ -9,9 +9,9 @@
 #include "normc/Abi/Schedule.h"
 #include "normc/Abi/Version.h"
 #include "normc/Reference/Reference.h"
+#include "normc/Runtime/BuildPack.h"
 #include "normc/Runtime/CudaDriver.h"
 #include "normc/Runtime/DiskCache.h"
-#include "normc/Runtime/BuildPack.h"
 #include "normc/Runtime/HostData.h"
 #include "normc/Runtime/Pack.h"
 #include "normc/normc.h"
@@ -523,8 +523,8 @@ TEST_F(RuntimeApi, Fp8BlockScalesArePerRowAndBlock) {
         double largest = 0;
         for (int64_t i = g * block; i < std::min(d, (g + 1) * block); ++i)
           largest = std::max(largest, std::fabs(q[r * d + i]));
-        EXPECT_EQ(largest, 448.0) << schedule << ": row " << r << " block "
-                                  << g;
+        EXPECT_EQ(largest, 448.0)
+            << schedule << ": row " << r << " block " << g;
         EXPECT_GT(scale[r * groups + g], 0.0f) << schedule;
       }
     // Later blocks hold larger x: larger scales.

@@ -98,13 +98,13 @@ struct KernelLaunchInfo {
   /// vectors, then the group table, rows_per_block rows of
   /// groupsPerRow(d); each 16-byte aligned.
   int64_t dynamicSharedBytes(int64_t d) const {
-    int64_t pitch = (featuresPerBlock(d) + vectorWidth - 1) / vectorWidth *
-                    vectorWidth;
+    int64_t pitch =
+        (featuresPerBlock(d) + vectorWidth - 1) / vectorWidth * vectorWidth;
     int64_t total = 0;
     for (int64_t bytes : sharedRowElementBytes)
       total += (rowsPerBlock * pitch * bytes + 15) / 16 * 16;
-    total +=
-        (rowsPerBlock * groupsPerRow(d) * groupTableElementBytes + 15) / 16 * 16;
+    total += (rowsPerBlock * groupsPerRow(d) * groupTableElementBytes + 15) /
+             16 * 16;
     return total;
   }
 };

@@ -60,14 +60,14 @@ struct Schedule {
   }
   static Schedule rowGroup(int64_t rowsPerBlock, int64_t threadsPerRow,
                            int64_t vectorWidth, RowStorage rowStorage) {
-    return {Strategy::RowGroup, rowsPerBlock, threadsPerRow, vectorWidth,
-            rowStorage, 1};
+    return {Strategy::RowGroup, rowsPerBlock, threadsPerRow,
+            vectorWidth,        rowStorage,   1};
   }
   /// A complete cluster schedule.
   static Schedule cluster(int64_t clusterSize, int64_t threadsPerRow,
                           int64_t vectorWidth, RowStorage rowStorage) {
-    return {Strategy::Cluster, 1, threadsPerRow, vectorWidth, rowStorage,
-            clusterSize};
+    return {Strategy::Cluster, 1,          threadsPerRow,
+            vectorWidth,       rowStorage, clusterSize};
   }
   int64_t blockSize() const { return rowsPerBlock * threadsPerRow; }
   /// Blocks one row is spread over.
@@ -125,7 +125,8 @@ constexpr int64_t kMaxSharedBytes = 227 * 1024;
 /// `blockSize` threads: what __launch_bounds__ leaves it (at most 255),
 /// less 48 for addresses, indices and temporaries (at 1024 threads ptxas
 /// spilled 100 bytes with 32 words kept, and fused_add_rmsnorm 12 bytes
-/// with 24 on sm_90 and 8 bytes with 20 on sm_80).
+/// with 24 on sm_90 and 8 bytes with 20 on sm_80), 56 at 1024 threads
+/// (f32 LayerNorm's slice of a cluster spilled 16 bytes with 16 words).
 int64_t keptRegisterBudget(int64_t blockSize);
 
 /// Features of a row one block handles: d for row_group; for a cluster,

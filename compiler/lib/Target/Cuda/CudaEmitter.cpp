@@ -422,8 +422,7 @@ LogicalResult KernelEmitter::print(ForChunksOp op) {
        << schedule.threadsPerRow << " + lane_in_row) * " << width << ";\n";
   } else if (clustered()) {
     os << "for (int c = slice_begin + lane_in_row * " << width
-       << "; c < slice_end; c += " << schedule.threadsPerRow * width
-       << ") {\n";
+       << "; c < slice_end; c += " << schedule.threadsPerRow * width << ") {\n";
     os.indent();
   } else {
     os << "for (int c = lane_in_row * " << width
@@ -583,8 +582,7 @@ void KernelEmitter::print(SharedClusterSlotOp op) {
 }
 
 void KernelEmitter::print(ClusterWriteOp op) {
-  os << "// Across the " << schedule.clusterSize
-     << " blocks of the cluster.\n";
+  os << "// Across the " << schedule.clusterSize << " blocks of the cluster.\n";
   os << "if (threadIdx.x == 0)\n";
   os << "  " << names[op.getSlot()] << "[0] = " << names[op.getValue()]
      << ";\n";
@@ -786,8 +784,7 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
             ReadAccumulatorOp, WarpSumOp, ScratchWriteOp, ScratchSumOp,
             LoadStatOp, LoadScalarOp, StoreStatOp, StorePartialsOp,
             SumPartialsOp, ClearGroupOp, ReadGroupOp, StoreGroupOp,
-            SharedClusterSlotOp, ClusterWriteOp, ClusterSumOp>(
-          [&](auto op) {
+            SharedClusterSlotOp, ClusterWriteOp, ClusterSumOp>([&](auto op) {
         print(op);
         return success();
       })

@@ -323,8 +323,8 @@ inline unsigned long long atomicMax(unsigned long long *address,
 }
 inline unsigned short atomicCAS(unsigned short *address, unsigned short compare,
                                 unsigned short value) {
-  __atomic_compare_exchange_n(address, &compare, value, false,
-                              __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  __atomic_compare_exchange_n(address, &compare, value, false, __ATOMIC_SEQ_CST,
+                              __ATOMIC_SEQ_CST);
   return compare;
 }
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }

@@ -24,8 +24,7 @@ Type normc::sched::getElementType(Type schedType) {
   return llvm::TypeSwitch<Type, Type>(schedType)
       .Case<RowsType, FeaturesType, StatsType, ScalarType, RowType, ChunkType,
             KeptType, ScratchType, AccumulatorType, PartialsType, GroupsType,
-            GroupTableType>(
-          [](auto t) { return t.getElementType(); })
+            GroupTableType>([](auto t) { return t.getElementType(); })
       .Default([](Type) { return Type(); });
 }
 
@@ -220,7 +219,6 @@ LogicalResult KernelOp::verify() {
     why = normc::checkSchedule(schedule.getValue(), &problem);
     if (!why.empty())
       return emitOpError("invalid schedule: ") << why;
-
   }
   return success();
 }

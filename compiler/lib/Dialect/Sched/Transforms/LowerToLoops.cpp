@@ -300,8 +300,7 @@ Value KernelLowering::crossBlockSum(Location loc, Value value,
   return value;
 }
 
-Value KernelLowering::crossWarpSum(Location loc, Value value,
-                                   Combine combine) {
+Value KernelLowering::crossWarpSum(Location loc, Value value, Combine combine) {
   int64_t threads = schedule.threadsPerRow;
   if (!scratch) {
     OpBuilder::InsertionGuard guard(b);

@@ -16,10 +16,10 @@
 namespace normc {
 /// Lets #sched.schedule hold a Schedule as its parameter.
 inline llvm::hash_code hash_value(const Schedule &s) {
-  return llvm::hash_combine(
-      static_cast<int>(s.strategy), s.rowsPerBlock, s.threadsPerRow,
-      s.vectorWidth, s.rowStorage ? static_cast<int>(*s.rowStorage) : -1,
-      s.blocksPerRow());
+  return llvm::hash_combine(static_cast<int>(s.strategy), s.rowsPerBlock,
+                            s.threadsPerRow, s.vectorWidth,
+                            s.rowStorage ? static_cast<int>(*s.rowStorage) : -1,
+                            s.blocksPerRow());
 }
 } // namespace normc
 
