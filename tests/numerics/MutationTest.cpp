@@ -18,25 +18,13 @@ using namespace normc::test;
 
 namespace {
 
-/// Worst grade over the lane orders; a launch error counts as +inf.
 double worstOverOrders(const dsl::Spec &spec, const CaseData &data,
                        std::string (*mutate)(const std::string &),
                        bool specialize = true) {
-  double worst = 0;
-  for (cpu::LaneOrder order : kLaneOrders) {
-    RunOptions options;
-    options.specialize = specialize;
-    options.compile = kernelCompileOptions();
-    options.launch.laneOrder = order;
-    options.launch.seed = 3;
-    options.mutateSource = mutate;
-    try {
-      worst = std::max(worst, runAndGrade(spec, data, options).worst());
-    } catch (const cpu::CpuLaunchError &) {
-      return std::numeric_limits<double>::infinity();
-    }
-  }
-  return worst;
+  RunOptions options;
+  options.specialize = specialize;
+  options.mutateSource = mutate;
+  return worstOverLaneOrders(spec, data, options);
 }
 
 std::string identity(const std::string &source) { return source; }

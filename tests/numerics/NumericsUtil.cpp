@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -297,6 +298,22 @@ GradientGrade test::gradeGradient(const dsl::Spec &spec, const CaseData &data,
   if (spec.bias.value)
     g.dbeta = param(got.dbeta, ref.dbeta, ref.dbetaScale, {});
   return g;
+}
+
+double test::worstOverLaneOrders(const dsl::Spec &spec, const CaseData &data,
+                                 RunOptions options) {
+  options.compile = kernelCompileOptions();
+  options.launch.seed = 3;
+  double worst = 0;
+  for (cpu::LaneOrder order : kLaneOrders) {
+    options.launch.laneOrder = order;
+    try {
+      worst = std::max(worst, runAndGrade(spec, data, options).worst());
+    } catch (const cpu::CpuLaunchError &) {
+      return std::numeric_limits<double>::infinity();
+    }
+  }
+  return worst;
 }
 
 cpu::CompileOptions test::kernelCompileOptions() {

@@ -86,6 +86,13 @@ Grade runAndGrade(const dsl::Spec &spec, const CaseData &data,
                   const RunOptions &options, RunOutputs *outputs = nullptr,
                   const dsl::Spec *compiled = nullptr);
 
+/// The worst grade of runAndGrade over every lane order (kLaneOrders, seed
+/// 3), with `options` otherwise as given and the CPU device's compile
+/// options; a launch error counts as +inf. For hand-broken kernels
+/// (`options.mutateSource`).
+double worstOverLaneOrders(const dsl::Spec &spec, const CaseData &data,
+                           RunOptions options);
+
 /// What a backward reads besides the forward's inputs: dy (output type),
 /// the gradient at residual_out (input type, with residual_add, when
 /// asked for) and saved statistics (from the forward kernel, when asked
