@@ -2,7 +2,8 @@
 //
 // bench/gpu/bench.py times every implementation with one harness (CUDA
 // events, the L2 flushed, the median of many runs) on tensors PyTorch
-// allocates; it reaches normc through these few C functions (ctypes), on
+// allocates, forward and backward; it reaches normc through these few C
+// functions (ctypes), on
 // a machine with the runtime-only build and kernel packs but no compiler.
 // Errors come back as text in `error` (a buffer of `errorSize` bytes) and a
 // nonzero return, never as exceptions across the C boundary.
@@ -95,6 +96,28 @@ normc_bench_forward(void *handle, const void *x, const void *residual,
     a.y = y;
     a.residualOut = residualOut;
     static_cast<Handle *>(handle)->norm.forward(a, stream);
+  });
+}
+
+/// The backward (statistics recomputed) on contiguous tensors: dx [rows, d]
+/// and, where the spec has gamma and beta, dgamma and dbeta [d]. The first
+/// call for a shape tunes it on CUDA.
+__attribute__((visibility("default"))) int
+normc_bench_backward(void *handle, const void *x, const void *gamma,
+                     const void *dy, void *dx, void *dgamma, void *dbeta,
+                     long long rows, long long d, void *stream, char *error,
+                     int errorSize) {
+  return guarded(error, errorSize, [&] {
+    normc::BackwardArgs a;
+    a.rows = rows;
+    a.d = d;
+    a.x = x;
+    a.gamma = gamma;
+    a.dy = dy;
+    a.dx = dx;
+    a.dgamma = dgamma;
+    a.dbeta = dbeta;
+    static_cast<Handle *>(handle)->norm.backward(a, stream);
   });
 }
 }

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""normc against its peers: forward RMSNorm and LayerNorm, GB/s per shape.
+"""normc against its peers: RMSNorm and LayerNorm, forward and backward.
 
 Every implementation is timed by one harness: a warm-up, then at least
 `--runs` launches, each after the L2 cache is flushed (a write of 256 MiB),
 timed by CUDA events (perf_counter on the CPU device); the median is kept.
 Bytes count each tensor read or written once (x, y, gamma, beta); the
 device-to-device copy of x into y is the speed of light. normc runs its
-tuned kernel from a kernel pack through the runtime-only build's C library
-(libnormc_bench.so); its output is checked against PyTorch's on the same
-inputs before it is timed.
+tuned kernels from a kernel pack through the runtime-only build's C library
+(libnormc_bench.so); its y and dx are checked against PyTorch's on the
+same inputs before they are timed. A peer's backward is timed as
+torch.autograd.grad of its output with respect to x, gamma (and beta).
 
 Writes results.json, results.md and results.png into --out. With --dry it
 runs end to end on the CPU device with tiny shapes; peers that are not
@@ -80,6 +81,9 @@ class Normc:
         self.lib.normc_bench_forward.argtypes = [ctypes.c_void_p] * 7 + [
             ctypes.c_longlong, ctypes.c_longlong, ctypes.c_void_p,
             ctypes.c_char_p, ctypes.c_int]
+        self.lib.normc_bench_backward.argtypes = [ctypes.c_void_p] * 7 + [
+            ctypes.c_longlong, ctypes.c_longlong, ctypes.c_void_p,
+            ctypes.c_char_p, ctypes.c_int]
         self.packs, self.device, self.cache = packs, device, cache
         self.autotune = autotune
         self.handles = {}
@@ -113,6 +117,15 @@ class Normc:
         if self.lib.normc_bench_forward(
                 handle, ptr(x), None, ptr(gamma), ptr(beta), ptr(y), None,
                 x.shape[0], x.shape[1], ctypes.c_void_p(stream), err, 4096):
+            raise RuntimeError(err.value.decode())
+
+    def backward(self, handle, x, gamma, dy, dx, dgamma, dbeta, stream):
+        err = self._error()
+        ptr = lambda t: ctypes.c_void_p(t.data_ptr()) if t is not None else None
+        if self.lib.normc_bench_backward(
+                handle, ptr(x), ptr(gamma), ptr(dy), ptr(dx), ptr(dgamma),
+                ptr(dbeta), x.shape[0], x.shape[1], ctypes.c_void_p(stream),
+                err, 4096):
             raise RuntimeError(err.value.decode())
 
     def close(self):
@@ -189,20 +202,91 @@ class Timer:
         return statistics.median(times)
 
 
-def bytes_moved(norm, rows, d, size):
-    """x read and y written once, gamma (and beta) read once."""
-    return (2 * rows * d + d * (2 if norm == "layernorm" else 1)) * size
+def bytes_moved(norm, direction, rows, d, size):
+    """Each tensor read or written once. Forward: x, y, gamma (and beta).
+    Backward: x, dy, dx, gamma, dgamma (and dbeta)."""
+    params = 2 if norm == "layernorm" else 1
+    if direction == "forward":
+        return (2 * rows * d + params * d) * size
+    return (3 * rows * d + (1 + params) * d) * size
 
 
 def check(torch, got, want, dtype):
-    """normc's y against PyTorch's: the largest difference in units of the
-    type's rounding at the row's scale (a few such units: both round once
-    from f32 sums in different orders)."""
+    """normc's output against PyTorch's: the largest difference in units of
+    the type's rounding at the row's largest value (a few such units: both
+    round once from f32 sums in different orders)."""
     g, w = got.double(), want.double()
     scale = w.abs().amax(dim=1, keepdim=True).clamp_min(1e-30)
     ulp = 2.0 ** (-8 if dtype == "bf16" else -24)
     err = ((g - w).abs() / scale).max().item() / ulp
     return {"max_error_ulps": err, "ok": bool(err <= 8 and torch.isfinite(g).all())}
+
+
+def measure_shape(ctx, norm, dtype, rows, d):
+    """A result row per direction for one shape."""
+    torch, timer, normc = ctx["torch"], ctx["timer"], ctx["normc"]
+    device, stream = ctx["device"], ctx["stream"]
+    t = {"bf16": torch.bfloat16, "f32": torch.float32}[dtype]
+    gen = torch.Generator(device=device).manual_seed(rows + d)
+    x = torch.randn(rows, d, generator=gen, device=device).to(t)
+    dy = torch.randn(rows, d, generator=gen, device=device).to(t)
+    w = (1 + 0.1 * torch.randn(d, generator=gen, device=device)).to(t)
+    b = (0.1 * torch.randn(d, generator=gen, device=device)).to(t)
+    b = b if norm == "layernorm" else None
+    y, dx = torch.empty_like(x), torch.empty_like(x)
+    dw = torch.empty_like(w)
+    db = torch.empty_like(b) if b is not None else None
+    size = x.element_size()
+    # The speed of light: x copied into y.
+    copy = 2 * rows * d * size / timer(lambda: y.copy_(x)) / 1e9
+    leaves = [v.detach().requires_grad_() for v in (x, w, b) if v is not None]
+    # A peer's forward on the leaves (beta None for RMSNorm), for autograd.
+    on_leaves = lambda fn: fn(*leaves) if b is not None else fn(*leaves, None)
+    out = []
+    for direction in ("forward", "backward"):
+        moved = bytes_moved(norm, direction, rows, d, size)
+        row = {"norm": norm, "dtype": dtype, "rows": rows, "d": d,
+               "direction": direction, "bytes": moved,
+               "gbps": {"copy": copy}, "notes": {}}
+        try:
+            h = normc.open(norm, dtype, d)
+            if direction == "forward":
+                row["normc_schedule"] = normc.prepare(h, rows, d)
+                run = lambda: normc.forward(h, x, w, b, y, stream())
+                got, want = y, lambda: ctx["impls"]["torch"][norm](x, w, b)
+            else:
+                run = lambda: normc.backward(h, x, w, dy, dx, dw, db, stream())
+                got = dx
+
+                def want():
+                    yy = on_leaves(ctx["impls"]["torch"][norm])
+                    return torch.autograd.grad(yy, leaves[0], dy)[0]
+            run()  # first use: tunes on CUDA
+            if ctx["cuda"]:
+                torch.cuda.synchronize()
+            row["check"] = check(torch, got, want(), dtype)
+            row["gbps"]["normc"] = moved / timer(run) / 1e9
+        except RuntimeError as e:
+            row["notes"]["normc"] = str(e).splitlines()[0]
+        for name in IMPLS[2:]:
+            fn = ctx["impls"].get(name, {}).get(norm)
+            if fn is None:
+                row["notes"][name] = ctx["missing"].get(name, "no such norm")
+                continue
+            try:
+                if direction == "forward":
+                    seconds = timer(lambda: fn(x, w, b))
+                else:
+                    yy = on_leaves(fn)
+                    seconds = timer(lambda: torch.autograd.grad(
+                        yy, leaves, dy, retain_graph=True))
+                row["gbps"][name] = moved / seconds / 1e9
+            except Exception as e:  # a peer that cannot run a shape
+                row["notes"][name] = str(e).splitlines()[0][:200]
+        out.append(row)
+        print(f"bench: {norm} {dtype} {rows}x{d} {direction}: " + ", ".join(
+            f"{k} {v:.4g} GB/s" for k, v in row["gbps"].items()), flush=True)
+    return out
 
 
 def run(args):
@@ -215,12 +299,13 @@ def run(args):
     if args.dry:
         args.runs, args.warmup, args.autotune = min(args.runs, 3), 1, 0
     cache = args.cache or os.path.join(os.path.dirname(args.out), "bench-cache")
-    normc = Normc(args.lib, args.packs, device, cache, args.autotune)
     impls, missing = peers(torch, cuda)
-    timer = Timer(torch, cuda, args.runs, args.warmup)
-    stream = (lambda: torch.cuda.current_stream().cuda_stream) if cuda else (
-        lambda: 0)
-    types = {"bf16": torch.bfloat16, "f32": torch.float32}
+    ctx = {"torch": torch, "cuda": cuda, "device": device, "impls": impls,
+           "missing": missing,
+           "normc": Normc(args.lib, args.packs, device, cache, args.autotune),
+           "timer": Timer(torch, cuda, args.runs, args.warmup),
+           "stream": (lambda: torch.cuda.current_stream().cuda_stream)
+           if cuda else (lambda: 0)}
     started = time.monotonic()
     results, skipped = [], []
     for norm in NORMS:
@@ -229,47 +314,8 @@ def run(args):
                 if time.monotonic() - started > args.budget:
                     skipped.append(f"{norm} {dtype} {rows}x{d}: time budget")
                     continue
-                t = types[dtype]
-                gen = torch.Generator(device=device).manual_seed(rows + d)
-                x = torch.randn(rows, d, generator=gen, device=device).to(t)
-                w = (1 + 0.1 * torch.randn(d, generator=gen, device=device)).to(t)
-                b = (0.1 * torch.randn(d, generator=gen, device=device)).to(t)
-                b = b if norm == "layernorm" else None
-                y = torch.empty_like(x)
-                size = x.element_size()
-                moved = bytes_moved(norm, rows, d, size)
-                row = {"norm": norm, "dtype": dtype, "rows": rows, "d": d,
-                       "bytes": moved, "gbps": {}, "notes": {}}
-                # The speed of light: x copied into y.
-                seconds = timer(lambda: y.copy_(x))
-                row["gbps"]["copy"] = 2 * rows * d * size / seconds / 1e9
-                try:
-                    h = normc.open(norm, dtype, d)
-                    row["normc_schedule"] = normc.prepare(h, rows, d)
-                    normc.forward(h, x, w, b, y, stream())
-                    if cuda:
-                        torch.cuda.synchronize()
-                    row["check"] = check(torch, y, impls["torch"][norm](x, w, b),
-                                         dtype)
-                    seconds = timer(lambda: normc.forward(h, x, w, b, y, stream()))
-                    row["gbps"]["normc"] = moved / seconds / 1e9
-                except RuntimeError as e:
-                    row["notes"]["normc"] = str(e).splitlines()[0]
-                for name in IMPLS[2:]:
-                    fn = impls.get(name, {}).get(norm)
-                    if fn is None:
-                        row["notes"][name] = missing.get(name, "no such norm")
-                        continue
-                    try:
-                        seconds = timer(lambda: fn(x, w, b))
-                        row["gbps"][name] = moved / seconds / 1e9
-                    except Exception as e:  # a peer that cannot run a shape
-                        row["notes"][name] = str(e).splitlines()[0][:200]
-                results.append(row)
-                print(f"bench: {norm} {dtype} {rows}x{d}: " + ", ".join(
-                    f"{k} {v:.4g} GB/s" for k, v in row["gbps"].items()),
-                    flush=True)
-    normc.close()
+                results += measure_shape(ctx, norm, dtype, rows, d)
+    ctx["normc"].close()
     return {"device": device_facts(torch, cuda), "dry": args.dry,
             "runs": args.runs, "results": results, "skipped": skipped,
             "missing": missing, "seconds": time.monotonic() - started}
@@ -290,16 +336,21 @@ def device_facts(torch, cuda):
 
 
 def markdown(report):
-    lines = [f"# normc forward bandwidth on {report['device']['name']}", "",
-             "GB/s (bytes: x, y, gamma, beta once each); the last columns "
-             "are normc's share of the copy and of the best peer.", ""]
-    head = ["norm", "dtype", "rows", "d"] + list(IMPLS) + [
+    lines = [f"# normc's bandwidth on {report['device']['name']}", "",
+             "GB/s, each tensor read or written counted once (forward: x, "
+             "y, gamma, beta; backward: x, dy, dx, gamma, dgamma, dbeta); "
+             "copy moves x into y. The last columns are normc's share of "
+             "the copy and of the best peer, and normc's largest "
+             "difference from PyTorch's y (or dx) in units of the type's "
+             "rounding.", ""]
+    head = ["norm", "dtype", "rows", "d", "pass"] + list(IMPLS) + [
         "normc/copy", "normc/best peer", "check (ulps)"]
     lines.append("| " + " | ".join(head) + " |")
     lines.append("|" + "---|" * len(head))
     for r in report["results"]:
         g = r["gbps"]
-        cells = [r["norm"], r["dtype"], str(r["rows"]), str(r["d"])]
+        cells = [r["norm"], r["dtype"], str(r["rows"]), str(r["d"]),
+                 r["direction"]]
         cells += [f"{g[i]:.4g}" if i in g else "-" for i in IMPLS]
         peers_ = [g[i] for i in IMPLS[2:] if i in g]
         n = g.get("normc")
@@ -323,30 +374,32 @@ COLORS = {"copy": (0, 0, 0), "normc": (214, 39, 40), "torch": (31, 119, 180),
 
 
 def plot(report, path):
-    """GB/s against log2(d), one panel per norm x dtype at the most rows,
-    a line per implementation (colors as COLORS; results.md has the
+    """GB/s against log2(d), one panel per pass x norm x dtype with the most
+    rows run at each d, a line per implementation (colors as COLORS; results.md has the
     numbers). matplotlib when installed, else a plain PNG drawn here."""
     panels = []
-    for norm in NORMS:
-        for dtype in DTYPES:
-            rs = [r for r in report["results"]
-                  if r["norm"] == norm and r["dtype"] == dtype]
-            if not rs:
-                continue
-            most = max(r["rows"] for r in rs)
-            # The widest d run with fewer rows: the largest rows per d.
-            by_d = {}
-            for r in sorted(rs, key=lambda r: r["rows"]):
-                by_d[r["d"]] = r
-            panels.append((f"{norm} {dtype} (rows {most} or the most run)",
-                           [by_d[d] for d in sorted(by_d)]))
+    for direction in ("forward", "backward"):
+        for norm in NORMS:
+            for dtype in DTYPES:
+                rs = [r for r in report["results"] if r["norm"] == norm and
+                      r["dtype"] == dtype and r["direction"] == direction]
+                if not rs:
+                    continue
+                # Per d, the run with the most rows.
+                by_d = {}
+                for r in sorted(rs, key=lambda r: r["rows"]):
+                    by_d[r["d"]] = r
+                panels.append((f"{norm} {dtype} {direction} (most rows)",
+                               [by_d[d] for d in sorted(by_d)]))
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-        fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4),
+        cols = min(4, len(panels))
+        grid = (len(panels) + cols - 1) // cols
+        fig, axes = plt.subplots(grid, cols, figsize=(5 * cols, 4 * grid),
                                  squeeze=False)
-        for ax, (title, rs) in zip(axes[0], panels):
+        for ax, (title, rs) in zip(axes.flat, panels):
             for impl in IMPLS:
                 pts = [(r["d"], r["gbps"][impl]) for r in rs if impl in r["gbps"]]
                 if pts:
