@@ -196,7 +196,7 @@ void BlockRunner::step() {
   }
   // Another block of the cluster may still read this one's shared memory
   // by mistake: it reads NaN, as if the memory were gone.
-  if (done())
+  if (done() && cluster.size() > 1)
     arena.startBlock();
 }
 

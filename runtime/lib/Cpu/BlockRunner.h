@@ -94,11 +94,11 @@ public:
   void releaseClusterBarrier();
   /// Records why the block cannot go on, unless it failed already.
   void setDeadlock(const std::string &why = "");
-  /// Unwinds a failed block's threads; returns the error naming the
+  /// Unwinds the threads of a block that failed or did not finish (another
+  /// block of its cluster failed); returns the error naming the
   /// kernel, block and threads, or "" when the block succeeded.
   std::string finish();
   unsigned rank() const { return clusterRank; }
-  SharedArena &sharedArena() { return arena; }
 
   // The executor's side of the Hooks, called on the fiber `self`.
   void syncThreads(FiberThread &self, Site site);
