@@ -5,9 +5,9 @@
 #   bench/gpu/run.sh build        # here, with the full build: a kernel pack
 #                                 # per norm, type and d (sm_90 candidates,
 #                                 # clusters included) in build-bench/packs
-#                                 # and packs.tar.xz, and the portable
-#                                 # runtime-only C library for bench.py in
-#                                 # build-bench/lib
+#                                 # and packs.tar.xz, and the runtime-only C
+#                                 # library for bench.py with the shared
+#                                 # libraries it needs in build-bench/lib
 #   bench/gpu/run.sh run [ARGS]   # on the GPU machine (PyTorch, no LLVM):
 #                                 # bench.py with ARGS; results in
 #                                 # bench/results
@@ -78,11 +78,16 @@ build() {
   tar -C "$out" -cJf "$out/packs.tar.xz" packs
   if [ ! -f "$out/runtime/build.ninja" ]; then
     cmake -G Ninja -S . -B "$out/runtime" -DCMAKE_BUILD_TYPE=Release \
-      -DNORMC_RUNTIME_ONLY=ON -DNORMC_PORTABLE=ON >/dev/null
+      -DNORMC_RUNTIME_ONLY=ON >/dev/null
   fi
   cmake --build "$out/runtime" --target normc_bench
-  mkdir -p "$out/lib"
+  # The library links libstdc++ in and finds the rest beside it ($ORIGIN):
+  # Boost.Context and TOML++, which a GPU machine without a package
+  # registry lacks. NVRTC and the driver are the machine's own.
+  rm -rf "$out/lib" && mkdir -p "$out/lib"
   cp "$out/runtime/lib/libnormc_bench.so" "$out/lib/"
+  ldd "$out/lib/libnormc_bench.so" | awk '/boost_context|tomlplusplus/ {print $3}' |
+    xargs -I{} cp -L {} "$out/lib/"
   echo "bench: carry $out/lib ($(du -sh "$out/lib" | cut -f1)) and" \
     "$out/packs.tar.xz ($(du -sh "$out/packs.tar.xz" | cut -f1))"
 }
