@@ -255,10 +255,21 @@ sched.kernel @mixed_levels cols(64) accumulate(f32) schedule(#sched.schedule<row
 
 // -----
 
-// expected-error @+1 {{needs 262272 bytes of shared memory at d = 65536, more than a block can have (232448)}}
+// expected-error @+1 {{invalid schedule: row_storage = shared needs 262144 bytes of shared memory, more than a block can have (232448)}}
 sched.kernel @shared_limit cols(65536) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 1024, vector_width = 4, row_storage = shared>) {
   %slots:1 = sched.shared_rows : !sched.kept<f32>
   %scratch = sched.shared_scratch warps(32) : !sched.scratch<f32>
+  sched.for_row_groups {
+  }
+}
+
+// -----
+
+// The kept row fits (224 KiB), but not with the table of group maxima.
+// expected-error @+1 {{needs 243712 bytes of shared memory at d = 57344, more than a block can have (232448)}}
+sched.kernel @shared_limit_with_groups cols(57344) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 1024, vector_width = 4, row_storage = shared>) {
+  %slots:1 = sched.shared_rows : !sched.kept<f32>
+  %t = sched.shared_groups group(16) : !sched.group_table<f32>
   sched.for_row_groups {
   }
 }

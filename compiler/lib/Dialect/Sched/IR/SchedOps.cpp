@@ -56,6 +56,17 @@ normc::ScheduleProblem normc::sched::getScheduleProblem(KernelOp kernel) {
     } else if (auto sum = dyn_cast<ReduceRowsOp>(op)) {
       problem.sumBits +=
           sum.getPartials().getType().getElementType().getIntOrFloatBitWidth();
+    } else if (auto sums = dyn_cast<AllocRowOp>(op)) {
+      // Lowered: registers for sums over rows, before the row loop...
+      problem.sumBits += getElementType(sums.getType()).getIntOrFloatBitWidth();
+    } else if (auto layout = dyn_cast<SharedRowsOp>(op)) {
+      // ...and rows kept in shared memory or, inside the loop, registers.
+      for (Type slot : layout.getResultTypes())
+        problem.keptBits += getElementType(slot).getIntOrFloatBitWidth();
+    } else if (auto loop = dyn_cast<ForRowGroupsOp>(op)) {
+      for (auto kept : loop.getBody().getOps<AllocRowOp>())
+        problem.keptBits +=
+            getElementType(kept.getType()).getIntOrFloatBitWidth();
     }
   }
   return problem;
