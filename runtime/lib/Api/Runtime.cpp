@@ -114,7 +114,9 @@ NormState::kernelFor(const Program &program, int64_t d, int64_t rows) const {
       keep(key, kernel, staged.str());
       return kernel;
     } catch (const Error &) {
-      // Too much shared memory at this d: re-read instead.
+      // Too much shared memory at this d, or any other reason the staged
+      // kernel does not load (a spill on this GPU): the re-reading one is
+      // the heuristic's own choice and always there to fall back on.
     }
   }
   auto kernel = backend.load(source->kernel(program, d, chosen), canonical, d);
