@@ -73,6 +73,7 @@ LogicalResult normc::lowerToLoops(ModuleOp module) {
   PassManager pm(module.getContext());
   pm.addPass(sched::createSchedLowerToLoops());
   pm.addPass(createCSEPass());
+  pm.addPass(sched::createSchedAsyncCopies());
   return pm.run(module);
 }
 

@@ -10,6 +10,7 @@
 #include <boost/context/preallocated.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 
 using namespace normc::cpu;
@@ -89,6 +90,11 @@ fiber BlockRunner::fiberMain(FiberThread &self, fiber &&scheduler) {
 void BlockRunner::runKernel(FiberThread &self) {
   try {
     config.entry(config.args);
+    if (!self.pendingCopies.empty())
+      fail(self, "exited with " + std::to_string(self.pendingCopies.size()) +
+                     " asynchronous copies never waited for, the first at " +
+                     formatSite(self.pendingCopies.front().site) +
+                     " (a missing normc_async_wait)");
   } catch (const FiberAbort &) {
     // The block failed; the error is already recorded.
   } catch (const std::exception &e) {
@@ -172,6 +178,7 @@ void BlockRunner::begin(std::uint64_t block) {
     t.ctx.blockIdx = blockIdx;
     t.started = false;
     t.shared = SharedCursor();
+    t.pendingCopies.clear();
   }
   for (WarpRendezvous &w : warps)
     w.reset();
@@ -294,6 +301,28 @@ void *BlockRunner::clusterShared(FiberThread &self, const void *address,
                    " of its cluster, which has exited" + where +
                    " (a missing cluster barrier before the block's end)");
   return other.arena.at(dynamic, offset);
+}
+
+// The copy lands when the thread waits: a read of `dst` before then sees
+// what was there (0xFF bytes, NaN, in a fresh block), as a read that races
+// with cp.async may on the GPU.
+void BlockRunner::asyncCopy(FiberThread &self, void *dst, const void *src,
+                            std::size_t bytes, Site site) {
+  bool dynamic = false;
+  std::size_t offset = 0;
+  if (!arena.locate(dst, dynamic, offset) ||
+      !arena.locate(static_cast<unsigned char *>(dst) + bytes - 1, dynamic,
+                    offset))
+    fail(self, "made an asynchronous copy to memory that is not its block's "
+               "shared memory at " +
+                   formatSite(site));
+  self.pendingCopies.push_back({dst, src, bytes, site});
+}
+
+void BlockRunner::asyncWait(FiberThread &self) {
+  for (const PendingCopy &copy : self.pendingCopies)
+    std::memcpy(copy.dst, copy.src, copy.bytes);
+  self.pendingCopies.clear();
 }
 
 unsigned long long BlockRunner::warpOp(FiberThread &self, WarpOp op,

@@ -42,6 +42,14 @@ struct LaunchConfig {
 class BlockRunner;
 class ClusterRunner;
 
+/// An asynchronous copy a thread started and has not waited for.
+struct PendingCopy {
+  void *dst;
+  const void *src;
+  std::size_t bytes;
+  Site site;
+};
+
 /// One CUDA thread of the block being run.
 struct FiberThread {
   enum class State : unsigned char {
@@ -60,6 +68,7 @@ struct FiberThread {
   Site waitSite{};      // of the barrier or collective it waits at
   WarpOp waitOp = WarpOp::Sync;
   SharedCursor shared;
+  std::vector<PendingCopy> pendingCopies;
 
   boost::context::fiber context;   // this fiber, while suspended
   boost::context::fiber scheduler; // the scheduler, while this fiber runs
@@ -111,6 +120,9 @@ public:
   void clusterSync(FiberThread &self, Site site);
   void *clusterShared(FiberThread &self, const void *address, unsigned rank,
                       Site site);
+  void asyncCopy(FiberThread &self, void *dst, const void *src,
+                 std::size_t bytes, Site site);
+  void asyncWait(FiberThread &self);
   /// Fails the block with `message` about thread `self`; does not return.
   [[noreturn]] void fail(FiberThread &self, const std::string &message);
 

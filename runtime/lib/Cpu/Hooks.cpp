@@ -70,11 +70,19 @@ void *clusterShared(const void *address, unsigned rank, Site site) {
   return t.runner->clusterShared(t, address, rank, site);
 }
 
+void asyncCopy(void *dst, const void *src, std::size_t bytes, Site site) {
+  FiberThread &t = self();
+  t.runner->asyncCopy(t, dst, src, bytes, site);
+}
+
+void asyncWait(Site) { self().runner->asyncWait(self()); }
+
 } // namespace
 
 const Hooks &normc::cpu::executorHooks() {
-  static constexpr Hooks hooks{
-      current, syncThreads, warpOp,      staticShared, dynamicShared,
-      trap,    misaligned,  clusterRank, clusterSync,  clusterShared};
+  static constexpr Hooks hooks{current,       syncThreads,   warpOp,
+                               staticShared,  dynamicShared, trap,
+                               misaligned,    clusterRank,   clusterSync,
+                               clusterShared, asyncCopy,     asyncWait};
   return hooks;
 }

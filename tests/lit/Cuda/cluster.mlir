@@ -1,7 +1,7 @@
 // A cluster kernel: the cluster's size in the kernel (__cluster_dims__ on
 // the GPU), block r's slice of each row, the rows the cluster goes through
-// together, the kept slice in shared memory indexed from the slice's start,
-// and the exchange of block totals through distributed shared memory
+// together, the kept slice in shared memory indexed from the slice's start
+// (copied there asynchronously), and the exchange of block totals through distributed shared memory
 // between two cluster barriers.
 // RUN: %normc compile %s --emit=cuda | FileCheck %s
 // CHECK-LABEL: NORMC_CLUSTER_KERNEL(256, 2, cluster)(const float *x, long long x_stride, float *y, long long y_stride, long long rows, int cols)
@@ -12,7 +12,8 @@
 // CHECK:       for (long long row_group = (long long)blockIdx.x / 2; row_group < rows;
 // CHECK-NEXT:       row_group += (long long)gridDim.x / 2) {
 // CHECK:       for (int c = slice_begin + lane_in_row * 4; c < slice_end; c += 1024) {
-// CHECK:         [[K:v[0-9]+]][(c - slice_begin) + e] =
+// CHECK-NEXT:    normc_async_load<4>([[K:v[0-9]+]] + (c - slice_begin), x_row, c, limit, x_vec);
+// CHECK:       normc_async_wait();
 // CHECK:       if (threadIdx.x == 0)
 // CHECK-NEXT:    cluster_slot[0] = [[S:s[0-9]+]];
 // CHECK-NEXT:  normc_cluster_sync();

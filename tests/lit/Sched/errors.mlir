@@ -528,3 +528,83 @@ sched.kernel @cluster_slot_of_another_type cols(4096) accumulate(f32) schedule(#
   // expected-error @+1 {{must hold the accumulate type}}
   %slot = sched.shared_cluster_slot : !sched.scratch<f64>
 }
+
+// -----
+
+sched.kernel @async_read_before_wait cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  %k = sched.shared_rows : !sched.kept<f32>
+  sched.for_row_groups {
+    sched.for_chunks {
+      // expected-note @+1 {{the copy}}
+      sched.async_keep %x, %k : !sched.rows<f32>, !sched.kept<f32>
+    }
+    sched.for_chunks {
+      // expected-error @+1 {{uses a kept row before the asynchronous copy into it is waited for (sched.async_wait)}}
+      %c = sched.read_kept %k : !sched.kept<f32> -> !sched.chunk<f32>
+    }
+    sched.async_wait
+  }
+}
+
+// -----
+
+sched.kernel @async_copy_never_waited_for cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  %k = sched.shared_rows : !sched.kept<f32>
+  sched.for_row_groups {
+    sched.for_chunks {
+      // expected-error @+1 {{is not waited for (sched.async_wait) before the row ends}}
+      sched.async_keep %x, %k : !sched.rows<f32>, !sched.kept<f32>
+    }
+  }
+}
+
+// -----
+
+sched.kernel @async_copy_into_registers cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = registers>) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  sched.for_row_groups {
+    %k = sched.alloc_row vectors(4) : !sched.kept<f32>
+    sched.for_chunks unrolled(4) {
+      // expected-error @+1 {{copies only into shared memory (a row of sched.shared_rows)}}
+      sched.async_keep %x, %k : !sched.rows<f32>, !sched.kept<f32>
+    }
+    sched.async_wait
+  }
+}
+
+// -----
+
+sched.kernel @async_copy_of_two_bytes cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 1, row_storage = shared>) {
+  %x = sched.buffer "x" : !sched.rows<bf16>
+  %k = sched.shared_rows : !sched.kept<bf16>
+  sched.for_row_groups {
+    sched.for_chunks {
+      // expected-error @+1 {{copies chunks of 2 bytes; asynchronous copies take 4 to 64}}
+      sched.async_keep %x, %k : !sched.rows<bf16>, !sched.kept<bf16>
+    }
+    sched.async_wait
+  }
+}
+
+// -----
+
+sched.kernel @async_copy_of_another_type cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
+  %x = sched.buffer "x" : !sched.rows<f16>
+  %k = sched.shared_rows : !sched.kept<f32>
+  sched.for_row_groups {
+    sched.for_chunks {
+      // expected-error @+1 {{value of 'f16' cannot be stored into 'f32'}}
+      sched.async_keep %x, %k : !sched.rows<f16>, !sched.kept<f32>
+    }
+    sched.async_wait
+  }
+}
+
+// -----
+
+sched.kernel @async_wait_outside_the_row_loop cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
+  // expected-error @+1 {{expects parent op 'sched.for_row_groups'}}
+  sched.async_wait
+}

@@ -205,6 +205,7 @@ private:
   void print(LoadChunkOp op);
   void print(ReadKeptOp op);
   void print(KeepOp op);
+  void print(AsyncKeepOp op);
   LogicalResult print(MapChunkOp op);
   void print(StoreChunkOp op);
   void print(AccumulatorOp op);
@@ -465,6 +466,13 @@ void KernelEmitter::print(KeepOp op) {
   os << "for (int e = 0; e < " << width << "; ++e)\n";
   os << "  " << keptElement(op.getDest()) << " = " << names[op.getValue()]
      << "[e];\n";
+}
+
+void KernelEmitter::print(AsyncKeepOp op) {
+  Value source = op.getSource();
+  os << "normc_async_load<" << width << ">(" << names[op.getDest()] << " + "
+     << sliceIndex() << ", " << bufferName(source) << "_row, c, limit, "
+     << vecFlag(source) << ");\n";
 }
 
 FailureOr<std::string> KernelEmitter::emitElementBody(Region &body,
@@ -769,25 +777,29 @@ LogicalResult KernelEmitter::printScalar(Operation &op) {
 
 LogicalResult KernelEmitter::emitOp(Operation &op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
-      .Case<BufferOp, BarrierOp, ClusterBarrierOp>([&](Operation *op) {
-        if (isa<BarrierOp>(op))
-          os << "__syncthreads();\n";
-        if (isa<ClusterBarrierOp>(op))
-          os << "normc_cluster_sync();\n";
-        return success();
-      })
+      .Case<BufferOp, BarrierOp, ClusterBarrierOp, AsyncWaitOp>(
+          [&](Operation *op) {
+            if (isa<BarrierOp>(op))
+              os << "__syncthreads();\n";
+            if (isa<ClusterBarrierOp>(op))
+              os << "normc_cluster_sync();\n";
+            if (isa<AsyncWaitOp>(op))
+              os << "normc_async_wait();\n";
+            return success();
+          })
       .Case<ForRowGroupsOp, ForChunksOp, MapChunkOp, AccumulateOp,
             AccumulateRowOp, AccumulateGroupMaxOp>(
           [&](auto op) { return print(op); })
       .Case<SharedRowsOp, SharedScratchOp, SharedGroupsOp, AllocRowOp,
-            LoadChunkOp, ReadKeptOp, KeepOp, StoreChunkOp, AccumulatorOp,
-            ReadAccumulatorOp, WarpSumOp, ScratchWriteOp, ScratchSumOp,
-            LoadStatOp, LoadScalarOp, StoreStatOp, StorePartialsOp,
-            SumPartialsOp, ClearGroupOp, ReadGroupOp, StoreGroupOp,
-            SharedClusterSlotOp, ClusterWriteOp, ClusterSumOp>([&](auto op) {
-        print(op);
-        return success();
-      })
+            LoadChunkOp, ReadKeptOp, KeepOp, AsyncKeepOp, StoreChunkOp,
+            AccumulatorOp, ReadAccumulatorOp, WarpSumOp, ScratchWriteOp,
+            ScratchSumOp, LoadStatOp, LoadScalarOp, StoreStatOp,
+            StorePartialsOp, SumPartialsOp, ClearGroupOp, ReadGroupOp,
+            StoreGroupOp, SharedClusterSlotOp, ClusterWriteOp, ClusterSumOp>(
+          [&](auto op) {
+            print(op);
+            return success();
+          })
       .Default([&](Operation *op) { return printScalar(*op); });
 }
 

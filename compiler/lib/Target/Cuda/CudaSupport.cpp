@@ -21,6 +21,32 @@ static const char kSupport[] = R"cuda(
 #define NORMC_DYNAMIC_SHARED(name) extern __shared__ __align__(16) unsigned char name[]
 // The GPU faults on a misaligned vector access by itself.
 #define NORMC_VECTOR_ACCESS(address, bytes) ((void)0)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// Asynchronous copies into shared memory (cp.async; pieces of 16 bytes go
+// around L1) and the wait for all of this thread's copies. Before sm_80
+// normc_async_load copies at once and there is nothing to wait for.
+template <int Bytes>
+__device__ __forceinline__ void normc_cp_async(void *dst, const void *src) {
+  unsigned shared = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  const char *global = static_cast<const char *>(src);
+  if (Bytes < 16) { // 4 or 8 (an immediate valid in either branch)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;"
+                 :: "r"(shared), "l"(global), "n"(Bytes < 16 ? Bytes : 16)
+                 : "memory");
+  } else {
+#pragma unroll
+    for (int k = 0; k < Bytes / 16; ++k)
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;"
+                   :: "r"(shared + 16 * k), "l"(global + 16 * k) : "memory");
+  }
+}
+#define NORMC_ASYNC_COPY(dst, src, bytes) normc_cp_async<bytes>((dst), (src))
+__device__ __forceinline__ void normc_async_wait() {
+  asm volatile("cp.async.wait_all;" ::: "memory");
+}
+#else
+__device__ __forceinline__ void normc_async_wait() {}
+#endif
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 // Thread-block clusters (the cluster strategy): the cluster's size is part
 // of the kernel; the block's rank in its cluster; the barrier of every
@@ -236,6 +262,26 @@ __device__ __forceinline__ void normc_store(T *dst, const T *src, int c,
     for (int e = 0; e < N; ++e)
       if (c + e < limit)
         dst[c + e] = src[e];
+  }
+}
+
+// A chunk of a row copied into shared memory asynchronously where it is
+// whole and aligned (4 to 64 bytes, as the verifier of sched.async_keep
+// requires), at once like normc_load otherwise.
+template <int N, typename T>
+__device__ __forceinline__ void normc_async_load(T *dst, const T *src, int c,
+                                                 int limit, bool vec) {
+  typedef typename normc_vec<N * sizeof(T)>::type V;
+  if (vec && c + N <= limit) {
+    NORMC_VECTOR_ACCESS(src + c, alignof(V));
+    NORMC_VECTOR_ACCESS(dst, alignof(V));
+#ifdef NORMC_ASYNC_COPY
+    NORMC_ASYNC_COPY(dst, src + c, sizeof(V));
+#else
+    *reinterpret_cast<V *>(dst) = *reinterpret_cast<const V *>(src + c);
+#endif
+  } else {
+    normc_load<N>(dst, src, c, limit, false);
   }
 }
 #endif // NORMC_SUPPORT_LIBRARY

@@ -19,7 +19,7 @@ namespace normc {
 namespace cpu {
 
 /// Bumped whenever Hooks or ThreadCtx change layout or meaning.
-constexpr int kAbiVersion = 3;
+constexpr int kAbiVersion = 4;
 
 /// Lanes per warp, as on every NVIDIA GPU.
 constexpr unsigned kWarpSize = 32;
@@ -69,6 +69,11 @@ struct Hooks {
   unsigned (*clusterRank)();
   void (*clusterSync)(Site site);
   void *(*clusterShared)(const void *address, unsigned rank, Site site);
+  /// Asynchronous copies into shared memory (cp.async): `bytes` bytes from
+  /// `src` to `dst`, made only when the thread waits for its copies
+  /// (asyncWait); until then `dst` keeps what it held.
+  void (*asyncCopy)(void *dst, const void *src, std::size_t bytes, Site site);
+  void (*asyncWait)(Site site);
 };
 
 } // namespace cpu

@@ -182,6 +182,13 @@ static constexpr int warpSize = static_cast<int>(::normc::cpu::kWarpSize);
   (::normc::cpu::detail::gHooks->clusterSync(NORMC_CPU_SITE))
 #define normc_cluster_shared(address, rank)                                    \
   (::normc::cpu::detail::clusterShared((address), (rank), NORMC_CPU_SITE))
+/// The support library's asynchronous copies and their wait (cp.async and
+/// cp.async.wait_all on the GPU).
+#define NORMC_ASYNC_COPY(dst, src, bytes)                                      \
+  (::normc::cpu::detail::gHooks->asyncCopy((dst), (src), (bytes),              \
+                                           NORMC_CPU_SITE))
+#define normc_async_wait()                                                     \
+  (::normc::cpu::detail::gHooks->asyncWait(NORMC_CPU_SITE))
 /// The support library's vector loads and stores check their addresses
 /// here, as the GPU's memory system does.
 #define NORMC_VECTOR_ACCESS(address, bytes)                                    \

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -312,6 +313,49 @@ std::optional<int64_t> normc::sched::getGroupSize(Operation *op) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
+Value normc::sched::getKeptRowAccessed(Operation *op) {
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      .Case([](ReadKeptOp read) { return read.getSource(); })
+      .Case([](KeepOp keep) { return keep.getDest(); })
+      .Case([](AsyncKeepOp copy) { return copy.getDest(); })
+      .Default([](Operation *) { return Value(); });
+}
+
+int64_t normc::sched::chunkBytes(Type kept, int64_t vectorWidth) {
+  return vectorWidth * getElementType(kept).getIntOrFloatBitWidth() / 8;
+}
+
+/// A thread waits for its asynchronous copies into a kept row before it
+/// reads that row, writes it again, or ends the row.
+static LogicalResult verifyAsyncCopies(ForRowGroupsOp loop) {
+  llvm::MapVector<Value, AsyncKeepOp> inFlight;
+  for (Operation &op : loop.getBody().front()) {
+    if (isa<AsyncWaitOp>(op)) {
+      inFlight.clear();
+      continue;
+    }
+    WalkResult walk = op.walk([&](Operation *inner) -> WalkResult {
+      Value kept = getKeptRowAccessed(inner);
+      if (kept && inFlight.count(kept)) {
+        InFlightDiagnostic diag =
+            inner->emitOpError("uses a kept row before the asynchronous copy "
+                               "into it is waited for (sched.async_wait)");
+        diag.attachNote(inFlight[kept].getLoc()) << "the copy";
+        return WalkResult::interrupt();
+      }
+      if (auto copy = dyn_cast<AsyncKeepOp>(inner))
+        inFlight[copy.getDest()] = copy;
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+  }
+  if (!inFlight.empty())
+    return inFlight.begin()->second.emitOpError(
+        "is not waited for (sched.async_wait) before the row ends");
+  return success();
+}
+
 LogicalResult KernelOp::verifyRegions() {
   Type acc = getAccumulate();
   bool lowered = isLowered();
@@ -355,6 +399,9 @@ LogicalResult KernelOp::verifyRegions() {
                                   "the kernel gives a group size");
   if (!lowered)
     return success();
+  for (auto loop : getBody().getOps<ForRowGroupsOp>())
+    if (failed(verifyAsyncCopies(loop)))
+      return failure();
   if (!getScheduleAttr())
     return emitOpError("is lowered to loops but has no schedule");
   const normc::Schedule &schedule = getScheduleAttr().getValue();
@@ -629,6 +676,26 @@ LogicalResult KeepOp::verify() {
           verifySameElement(*this, getValue().getType(), getDest().getType())))
     return failure();
   return verifyKeptAccess(*this, getDest());
+}
+
+LogicalResult AsyncKeepOp::verify() {
+  if (!(*this)->getParentOfType<ForRowGroupsOp>())
+    return emitOpError("copies a row outside sched.for_row_groups");
+  if (failed(
+          verifySameElement(*this, getSource().getType(), getDest().getType())))
+    return failure();
+  if (!getDest().getDefiningOp<SharedRowsOp>())
+    return emitOpError("copies only into shared memory (a row of "
+                       "sched.shared_rows)");
+  ScheduleAttr schedule = scheduleOf(*this);
+  if (!schedule)
+    return emitOpError("needs the kernel's schedule");
+  int64_t bytes =
+      chunkBytes(getDest().getType(), schedule.getValue().vectorWidth);
+  if (!isAsyncCopySize(bytes))
+    return emitOpError("copies chunks of ")
+           << bytes << " bytes; asynchronous copies take 4 to 64";
+  return success();
 }
 
 LogicalResult ReadKeptOp::verify() {

@@ -49,6 +49,15 @@ ScheduleProblem getScheduleProblem(KernelOp kernel);
 /// The features of a group of the op's per-group values, for the ops that
 /// have them (a kernel has one size; its verifier says so).
 std::optional<int64_t> getGroupSize(mlir::Operation *op);
+
+/// The kept row that a read_kept, keep or async_keep accesses; null for
+/// other ops.
+mlir::Value getKeptRowAccessed(mlir::Operation *op);
+
+/// The bytes of a chunk of `vectorWidth` elements of a kept row, and
+/// whether sched.async_keep can copy it (cp.async: 4 to 64 bytes).
+int64_t chunkBytes(mlir::Type kept, int64_t vectorWidth);
+inline bool isAsyncCopySize(int64_t bytes) { return bytes >= 4 && bytes <= 64; }
 } // namespace normc::sched
 
 #endif // NORMC_DIALECT_SCHED_IR_SCHEDOPS_H

@@ -405,6 +405,35 @@ def Sched_KeepOp : Sched_Op<"keep", [HasParent<"ForChunksOp">]> {
   let hasVerifier = 1;
 }
 
+def Sched_AsyncKeepOp : Sched_Op<"async_keep", [HasParent<"ForChunksOp">]> {
+  let summary = "Copies this thread's chunk of a row into shared memory, "
+                "asynchronously";
+  let description = [{
+    The chunk of the current row of `source` goes to its place in the kept
+    row `dest` (a region of `sched.shared_rows`) without passing through
+    registers: `cp.async` from sm_80 on, for whole aligned chunks of 4 to 64
+    bytes. The thread must wait for it (`sched.async_wait`) before it reads
+    `dest`, writes it again, or ends the row.
+  }];
+  let arguments = (ins Arg<Sched_RowsType, "", [MemRead]>:$source,
+                       Arg<Sched_KeptType, "", [MemWrite]>:$dest);
+  let assemblyFormat = [{
+    $source `,` $dest attr-dict `:` qualified(type($source)) `,`
+    qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_AsyncWaitOp : Sched_Op<"async_wait", [HasParent<"ForRowGroupsOp">]> {
+  let summary = "Waits for this thread's asynchronous copies "
+                "(cp.async.wait_all)";
+  let description = [{
+    Every `sched.async_keep` of this thread before it has landed after it.
+    Each thread reads back only its own chunks, so no barrier is needed.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def Sched_ReadKeptOp : Sched_Op<"read_kept", [HasParent<"ForChunksOp">]> {
   let summary = "Reads this thread's chunk of a kept row";
   let arguments = (ins Arg<Sched_KeptType, "", [MemRead]>:$source);

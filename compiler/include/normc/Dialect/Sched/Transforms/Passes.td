@@ -61,4 +61,18 @@ def SchedLowerToLoops : Pass<"sched-lower-to-loops", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def SchedAsyncCopies : Pass<"sched-async-copies", "mlir::ModuleOp"> {
+  let summary = "Stage rows into shared memory with asynchronous copies";
+  let description = [{
+    In each lowered kernel, a row loaded from a buffer only to be kept in
+    shared memory (`sched.load_chunk` whose one use is a `sched.keep` into
+    a row of `sched.shared_rows`) is copied there by `sched.async_keep`
+    instead, without passing through registers (cp.async on the GPU), in
+    chunks of 4 to 64 bytes. One `sched.async_wait` goes before the first
+    op of the row loop that uses a row still being copied (or at the end of
+    the loop): each thread reads back only its own chunks, so no barrier is
+    needed.
+  }];
+}
+
 #endif // NORMC_SCHED_TRANSFORMS_PASSES
