@@ -65,6 +65,57 @@ std::string ignoreFraction(const std::string &source) {
   return std::regex_replace(source, count, "d");
 }
 
+/// Deletes each thread's wait for its asynchronous copies into shared
+/// memory.
+std::string dropAsyncWait(const std::string &source) {
+  std::string marker = "normc_async_wait();\n";
+  size_t at = source.find(marker);
+  EXPECT_NE(at, std::string::npos);
+  if (at == std::string::npos)
+    return source;
+  return source.substr(0, at) + source.substr(at + marker.size());
+}
+
+/// Moves that wait after the pass that first reads the staged row.
+std::string waitTooLate(const std::string &source) {
+  std::string marker = "normc_async_wait();\n";
+  size_t at = source.find(marker);
+  EXPECT_NE(at, std::string::npos);
+  if (at == std::string::npos)
+    return source;
+  std::string rest = source.substr(at + marker.size());
+  // The reading pass is the `for (int c` loop right after the wait; its
+  // end is the first line that closes it at the wait's indentation.
+  size_t lineStart = source.rfind('\n', at) + 1;
+  std::string indent = source.substr(lineStart, at - lineStart);
+  size_t close = rest.find("\n" + indent + "}\n");
+  EXPECT_NE(close, std::string::npos);
+  close += indent.size() + 3;
+  return source.substr(0, at) + rest.substr(0, close) + indent + marker +
+         rest.substr(close);
+}
+
+TEST(Mutations, MissingOrLateAsyncWaitIsCaught) {
+  // Rows staged in shared memory by asynchronous copies: a thread that
+  // reads its chunks before they land sees NaN (a fresh block) or the last
+  // row's values, and one that ends with copies in flight fails the launch.
+  dsl::Spec spec = loadShippedSpec("llama_rmsnorm");
+  CaseData data = makeCase(spec, 5, 4096, 47);
+  Schedule shared;
+  shared.rowStorage = RowStorage::Shared;
+  for (bool specialize : {true, false}) {
+    RunOptions options;
+    options.specialize = specialize;
+    options.schedule = ScheduleOptions(shared);
+    options.mutateSource = identity;
+    EXPECT_LE(worstOverLaneOrders(spec, data, options), 1.0);
+    options.mutateSource = dropAsyncWait;
+    EXPECT_GT(worstOverLaneOrders(spec, data, options), 1.0);
+    options.mutateSource = waitTooLate;
+    EXPECT_GT(worstOverLaneOrders(spec, data, options), 1.0);
+  }
+}
+
 TEST(Mutations, MissingBarrierIsCaught) {
   dsl::Spec spec = loadShippedSpec("layernorm"); // 256 threads a row at d=4096
   CaseData data = makeCase(spec, 4, 4096, 23);
