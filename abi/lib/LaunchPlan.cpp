@@ -62,10 +62,16 @@ normc::rowBytesPerElement(const std::vector<KernelLaunchInfo> &sequence) {
       if (p.kind == KernelParam::Kind::Rows &&
           std::find(seen.begin(), seen.end(), p.name) == seen.end()) {
         seen.push_back(p.name);
-        bytes += p.elementType == "f32"              ? 4
-                 : p.elementType == "f64"            ? 8
-                 : p.elementType.rfind("f8", 0) == 0 ? 1
-                                                     : 2;
+        bytes += elementBytes(p);
       }
   return bytes;
+}
+
+int64_t normc::elementBytes(const KernelParam &p) {
+  if (p.elementType.empty())
+    return 0;
+  return p.elementType == "f32"              ? 4
+         : p.elementType == "f64"            ? 8
+         : p.elementType.rfind("f8", 0) == 0 ? 1
+                                             : 2;
 }

@@ -19,7 +19,7 @@ usage:
   normc run     SPEC.toml --backward --x X.npy --dy DY.npy [...] --out DIR
                                           dx, dgamma, dbeta (normc run --help)
   normc tune    SPEC.toml --cols=D --rows=R [--device=auto|cpu|cuda]
-                [--backward]              measure every schedule, keep the best
+                [--backward]              measure the likeliest schedules, keep the best
   normc --version
   normc COMMAND --help                    options of one command
 

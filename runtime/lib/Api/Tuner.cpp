@@ -1,5 +1,6 @@
 //===- Tuner.cpp - Choose a schedule per shape, and remember it -----------===//
 #include "Tuner.h"
+#include "normc/Abi/CostModel.h"
 #include "normc/Abi/Version.h"
 
 #include <algorithm>
@@ -88,20 +89,30 @@ api::tuneCandidates(Backend &backend, const KernelSource &source,
   TuneReport report;
   double best = -1;
   int64_t bucket = rowsBucket(rows);
-  // Every candidate is compiled first, in parallel (NVRTC takes about
-  // 0.3 s a kernel); loading and measuring then hit the cache, one at a
-  // time so that timings do not disturb each other.
+  // Only the default and the few others the cost model ranks best are
+  // compiled (NVRTC takes about 0.3 s a kernel), all first and in
+  // parallel; loading and measuring then hit the cache, one at a time so
+  // that timings do not disturb each other.
   std::vector<Schedule> schedules =
       source.schedules(program, d, backend.smVersion());
   std::vector<std::optional<Candidate>> candidates(schedules.size());
   std::vector<std::string> emitErrors(schedules.size());
-  for (size_t i = 0; i < schedules.size(); ++i) {
+  auto emit = [&](size_t i) {
     try {
       candidates[i] = source.kernel(program, d, schedules[i]);
     } catch (const Error &error) {
       emitErrors[i] = error.what();
     }
+  };
+  emit(0);
+  if (candidates[0]) {
+    schedules = pruneCandidates(schedules, rowTraffic(candidates[0]->kernels),
+                                d, bucket, backend.smVersion());
+    candidates.resize(schedules.size());
+    emitErrors.resize(schedules.size());
   }
+  for (size_t i = 1; i < schedules.size(); ++i)
+    emit(i);
   forEachInParallel(candidates.size(), [&](size_t i) {
     if (candidates[i])
       backend.compile(*candidates[i], canonicalSpec, d);

@@ -44,9 +44,10 @@ private:
 void forEachInParallel(size_t count, const std::function<void(size_t)> &body,
                        unsigned threads = 0);
 
-/// Measures each schedule (those that fail to compile or load are reported
-/// and skipped); `winner` is the fastest, or the first (the heuristic
-/// default) when none could be measured. `kernels` receives the loaded
+/// Measures the heuristic default and the candidates the cost model ranks
+/// best (pruneCandidates: kTunedCandidates in all; those that fail to
+/// compile or load are reported and skipped); `winner` is the fastest, or
+/// the first (the default) when none could be measured. `kernels` receives the loaded
 /// winner.
 TuneReport
 tuneCandidates(Backend &backend, const KernelSource &source,

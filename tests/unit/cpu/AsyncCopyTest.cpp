@@ -30,7 +30,8 @@ NORMC_KERNEL(32, k)(const float *__restrict__ in, float *__restrict__ out) {
          std::string(twice ? "2" : "1") + R"(; ++r) {
     const float *src = in + (blockIdx.x * 2 + r) * 128 + 4 * t;
     NORMC_ASYNC_COPY(row + 4 * t, src, 16);
-)" + wait + R"(
+)" + wait +
+         R"(
     for (int e = 0; e < 4; ++e)
       out[(blockIdx.x * 2 + r) * 128 + 4 * t + e] = 2 * row[4 * t + e];
   }

@@ -131,6 +131,9 @@ planLaunches(const std::vector<KernelLaunchInfo> &sequence, int64_t rows,
 int64_t partialRows(const std::vector<KernelLaunchInfo> &sequence,
                     const std::vector<KernelLaunch> &plan);
 
+/// Bytes of one element of a buffer parameter (0 for integers).
+int64_t elementBytes(const KernelParam &param);
+
 /// Bytes a sequence must move per element of [rows, d] at least: each
 /// [rows, d] buffer it reads or writes once (the floor a benchmark holds
 /// it to against the copy limit; parameters and partial sums are O(d)).

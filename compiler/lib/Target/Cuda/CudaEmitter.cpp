@@ -838,14 +838,16 @@ LogicalResult KernelEmitter::emit() {
      << ", any gridDim.x (blocks stride over groups of "
      << schedule.rowsPerBlock << " rows), dynamic shared memory = ";
   if (info.sharedRowElementBytes.empty() && !info.groupTableElementBytes)
-    os << "0\n";
+    os << "0";
   else
     os << info.sharedRowElementBytes.size()
        << " region(s) of rows_per_block * round_up(d, vector_width) elements"
        << (info.groupTableElementBytes
                ? " and a table of rows_per_block * groups elements"
-               : "")
-       << "\n";
+               : "");
+  if (info.cols && info.dynamicSharedBytes(*info.cols))
+    os << ": " << info.dynamicSharedBytes(*info.cols) << " bytes";
+  os << "\n";
   emitSignature();
   emitPrologue();
   if (failed(emitBlock(kernel.getBody().front())))
