@@ -19,6 +19,16 @@ trap 'rm -rf "$work"' EXIT
 sed -e 's/"bf16"/"f32"/g' -e 's/^name = .*/name = "rmsnorm_f32"/' \
   "$root/specs/llama_rmsnorm.toml" > "$work/rmsnorm_f32.toml"
 
+cuda="$(/usr/local/cuda/bin/nvcc --version 2>/dev/null |
+  sed -n 's/.*release \([0-9.]*\).*/\1/p')"
+echo "# Static facts of the default kernels (no GPU run)"
+echo
+echo "From NVRTC's ptxas (CUDA ${cuda:-?}), made by"
+echo "\`bench/static-facts.sh > bench/results/static-facts.md\` on $(date -u +%Y-%m-%d)."
+echo "Dynamic shared memory is what the launch asks for (the staged row or"
+echo "cluster slice); bytes/element counts x read and y written once (1.5"
+echo "times that when a row is re-read from global memory)."
+echo
 echo "| spec | d | arch | strategy | schedule | registers | static smem | dynamic smem | spills | bytes/element |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 for spec in "$root/specs/llama_rmsnorm.toml" "$work/rmsnorm_f32.toml"; do
