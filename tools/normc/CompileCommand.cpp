@@ -105,6 +105,9 @@ static int compile(const CompileJob &job) {
   registerNormcDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // An error names its op by position; a dump of the whole op (a kernel,
+  // hundreds of lines) would bury it.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
