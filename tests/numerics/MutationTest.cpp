@@ -65,34 +65,33 @@ std::string ignoreFraction(const std::string &source) {
   return std::regex_replace(source, count, "d");
 }
 
+const std::string kAsyncWait = "normc_async_wait();\n";
+
 /// Deletes each thread's wait for its asynchronous copies into shared
 /// memory.
 std::string dropAsyncWait(const std::string &source) {
-  std::string marker = "normc_async_wait();\n";
-  size_t at = source.find(marker);
+  size_t at = source.find(kAsyncWait);
   EXPECT_NE(at, std::string::npos);
   if (at == std::string::npos)
     return source;
-  return source.substr(0, at) + source.substr(at + marker.size());
+  return source.substr(0, at) + source.substr(at + kAsyncWait.size());
 }
 
-/// Moves that wait after the pass that first reads the staged row.
+/// Moves that wait after the pass that first reads the staged row: the
+/// loop right after it, which ends at the first brace at the wait's
+/// indentation.
 std::string waitTooLate(const std::string &source) {
-  std::string marker = "normc_async_wait();\n";
-  size_t at = source.find(marker);
-  EXPECT_NE(at, std::string::npos);
+  std::string moved = dropAsyncWait(source);
+  size_t at = source.find(kAsyncWait);
   if (at == std::string::npos)
-    return source;
-  std::string rest = source.substr(at + marker.size());
-  // The reading pass is the `for (int c` loop right after the wait; its
-  // end is the first line that closes it at the wait's indentation.
+    return moved;
   size_t lineStart = source.rfind('\n', at) + 1;
   std::string indent = source.substr(lineStart, at - lineStart);
-  size_t close = rest.find("\n" + indent + "}\n");
+  size_t close = moved.find("\n" + indent + "}\n", at);
   EXPECT_NE(close, std::string::npos);
-  close += indent.size() + 3;
-  return source.substr(0, at) + rest.substr(0, close) + indent + marker +
-         rest.substr(close);
+  if (close == std::string::npos)
+    return moved;
+  return moved.insert(close + indent.size() + 3, indent + kAsyncWait);
 }
 
 TEST(Mutations, MissingOrLateAsyncWaitIsCaught) {

@@ -267,22 +267,20 @@ __device__ __forceinline__ void normc_store(T *dst, const T *src, int c,
 
 // A chunk of a row copied into shared memory asynchronously where it is
 // whole and aligned (4 to 64 bytes, as the verifier of sched.async_keep
-// requires), at once like normc_load otherwise.
+// requires) and the target has such copies; like normc_load otherwise.
 template <int N, typename T>
 __device__ __forceinline__ void normc_async_load(T *dst, const T *src, int c,
                                                  int limit, bool vec) {
+#ifdef NORMC_ASYNC_COPY
   typedef typename normc_vec<N * sizeof(T)>::type V;
   if (vec && c + N <= limit) {
     NORMC_VECTOR_ACCESS(src + c, alignof(V));
     NORMC_VECTOR_ACCESS(dst, alignof(V));
-#ifdef NORMC_ASYNC_COPY
     NORMC_ASYNC_COPY(dst, src + c, sizeof(V));
-#else
-    *reinterpret_cast<V *>(dst) = *reinterpret_cast<const V *>(src + c);
-#endif
-  } else {
-    normc_load<N>(dst, src, c, limit, false);
+    return;
   }
+#endif
+  normc_load<N>(dst, src, c, limit, vec);
 }
 #endif // NORMC_SUPPORT_LIBRARY
 )cuda";
