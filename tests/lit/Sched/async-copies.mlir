@@ -1,6 +1,8 @@
 // Rows staged in shared memory straight from a buffer are copied there
 // asynchronously; the wait goes before the first use of the row.
 // RUN: normc-opt %s --split-input-file --sched-async-copies | FileCheck %s
+// Running it again changes nothing.
+// RUN: normc-opt %s --split-input-file --sched-async-copies --sched-async-copies | FileCheck %s
 
 // CHECK-LABEL: sched.kernel @staged
 // CHECK:       sched.for_row_groups {

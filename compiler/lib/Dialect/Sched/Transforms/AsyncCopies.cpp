@@ -61,9 +61,12 @@ void rewriteRowLoop(ForRowGroupsOp loop, int64_t vectorWidth) {
   for (auto pass : body.getOps<ForChunksOp>())
     for (KeepOp keep : llvm::make_early_inc_range(pass.getOps<KeepOp>()))
       copyAsynchronously(keep, vectorWidth);
-  // The wait goes before the first op that uses a row still in flight.
+  // The wait goes before the first op that uses a row still in flight
+  // (unless one is there already).
   llvm::DenseSet<Value> inFlight;
   for (Operation &op : llvm::make_early_inc_range(body)) {
+    if (isa<AsyncWaitOp>(op))
+      inFlight.clear();
     if (!inFlight.empty() && usesAnyOf(&op, inFlight)) {
       OpBuilder builder(&op);
       AsyncWaitOp::create(builder, op.getLoc());
