@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 #include <string>
+#include <tuple>
 
 using namespace normc;
 
@@ -138,8 +139,9 @@ normc::pruneCandidates(const std::vector<Schedule> &candidates,
     seconds.push_back(estimateCost(s, traffic, d, rows, arch).seconds);
   std::vector<size_t> order(candidates.size() - 1);
   std::iota(order.begin(), order.end(), 1);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return seconds[a] < seconds[b]; });
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return std::tie(seconds[a], a) < std::tie(seconds[b], b);
+  });
   // The estimate is rough where strategies differ most, so the best of
   // each kind (strategy and row storage) goes first, then the next best.
   auto kind = [&](size_t i) {
