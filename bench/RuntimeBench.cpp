@@ -134,14 +134,14 @@ void BM_TunedFirstCallNvrtc(benchmark::State &state) {
   ScheduleProblem problem = compilation->problem();
   problem.arch = 90;
   std::vector<Schedule> schedules = scheduleCandidates(problem);
-  auto fallback = compilation->emitModule(schedules.front(), errors);
-  if (!fallback) {
+  auto byDefault = compilation->emitModule(schedules.front(), errors);
+  if (!byDefault) {
     state.SkipWithError(errors.c_str());
     return;
   }
   if (state.range(1))
-    schedules = pruneCandidates(schedules, rowTraffic(fallback->kernels), kCols,
-                                32768, problem.arch);
+    schedules = pruneCandidates(schedules, rowTraffic(byDefault->kernels),
+                                kCols, 32768, problem.arch);
   std::vector<std::string> sources;
   for (const Schedule &s : schedules)
     if (auto module = compilation->emitModule(s, errors))

@@ -2,9 +2,7 @@
 #include "normc/Abi/CostModel.h"
 
 #include <algorithm>
-#include <cmath>
 #include <numeric>
-#include <string>
 #include <tuple>
 
 using namespace normc;
@@ -48,21 +46,6 @@ constexpr int64_t kMaxThreadsPerSm = 2048, kMaxBlocksPerSm = 32;
 int64_t divideCeil(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 } // namespace
-
-RowTraffic normc::rowTraffic(const std::vector<KernelLaunchInfo> &kernels) {
-  RowTraffic traffic;
-  std::vector<std::string> seen;
-  for (const KernelLaunchInfo &info : kernels)
-    for (const KernelParam &p : info.params) {
-      if (p.kind != KernelParam::Kind::Rows ||
-          std::find(seen.begin(), seen.end(), p.name) != seen.end())
-        continue;
-      seen.push_back(p.name);
-      (p.written ? traffic.writtenBytes : traffic.readBytes) += elementBytes(p);
-      traffic.widestBytes = std::max(traffic.widestBytes, elementBytes(p));
-    }
-  return traffic;
-}
 
 CostEstimate normc::estimateCost(const Schedule &s, const RowTraffic &traffic,
                                  int64_t d, int64_t rows, int arch) {

@@ -53,18 +53,25 @@ int64_t normc::partialRows(const std::vector<KernelLaunchInfo> &sequence,
   return 0;
 }
 
+RowTraffic normc::rowTraffic(const std::vector<KernelLaunchInfo> &sequence) {
+  RowTraffic traffic;
+  std::vector<std::string> seen;
+  for (const KernelLaunchInfo &info : sequence)
+    for (const KernelParam &p : info.params) {
+      if (p.kind != KernelParam::Kind::Rows ||
+          std::find(seen.begin(), seen.end(), p.name) != seen.end())
+        continue;
+      seen.push_back(p.name);
+      (p.written ? traffic.writtenBytes : traffic.readBytes) += elementBytes(p);
+      traffic.widestBytes = std::max(traffic.widestBytes, elementBytes(p));
+    }
+  return traffic;
+}
+
 int64_t
 normc::rowBytesPerElement(const std::vector<KernelLaunchInfo> &sequence) {
-  std::vector<std::string> seen;
-  int64_t bytes = 0;
-  for (const KernelLaunchInfo &info : sequence)
-    for (const KernelParam &p : info.params)
-      if (p.kind == KernelParam::Kind::Rows &&
-          std::find(seen.begin(), seen.end(), p.name) == seen.end()) {
-        seen.push_back(p.name);
-        bytes += elementBytes(p);
-      }
-  return bytes;
+  RowTraffic traffic = rowTraffic(sequence);
+  return traffic.readBytes + traffic.writtenBytes;
 }
 
 int64_t normc::elementBytes(const KernelParam &p) {

@@ -3,7 +3,8 @@
 // For every shipped spec and a sample of d (odd ones, one above 16K, and d
 // at run time), every schedule candidate's kernel runs on the CPU device
 // against the float64 reference, so that the tuner can never pick a fast
-// wrong kernel. A spec's candidates for one d are emitted from one lowered
+// wrong kernel (by default each spec at one of the shapes, every kind of
+// candidate for each; every shape under scripts/test.sh --full). A spec's candidates for one d are emitted from one lowered
 // module into one source, compiled once, and share their inputs.
 //
 //===----------------------------------------------------------------------===//
@@ -12,6 +13,8 @@
 #include "normc/Frontend/SpecCompiler.h"
 
 #include <gtest/gtest.h>
+
+#include <iterator>
 
 using namespace normc;
 using namespace normc::test;
@@ -58,9 +61,29 @@ std::string caseName(const ::testing::TestParamInfo<Param> &info) {
          (shape.specialize ? "_fixed" : "_runtime");
 }
 
-INSTANTIATE_TEST_SUITE_P(ShippedSpecs, EveryCandidate,
-                         ::testing::Combine(::testing::ValuesIn(kShippedSpecs),
-                                            ::testing::ValuesIn(kShapes)),
+std::vector<Param> everyCase() {
+  std::vector<Param> all;
+  for (const char *name : kShippedSpecs)
+    for (const Shape &shape : kShapes)
+      all.emplace_back(name, shape);
+  return all;
+}
+
+/// By default one shape per spec: the widest d fixed and at run time, an
+/// odd d above 4096, d = 1, 7 and 64, and d = 1000 at run time.
+bool representative(size_t i, const Param &) {
+  const size_t shapeOfSpec[] = {7, 4, 0, 6, 1, 5, 2};
+  static_assert(std::size(shapeOfSpec) == std::size(kShippedSpecs));
+  return i % std::size(kShapes) == shapeOfSpec[i / std::size(kShapes)];
+}
+
+INSTANTIATE_TEST_SUITE_P(Default, EveryCandidate,
+                         ::testing::ValuesIn(casesWhere(everyCase(),
+                                                        representative, true)),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(Sweep, EveryCandidate,
+                         ::testing::ValuesIn(casesWhere(everyCase(),
+                                                        representative, false)),
                          caseName);
 
 } // namespace

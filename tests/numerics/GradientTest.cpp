@@ -9,7 +9,8 @@
 // orders. Prints the worst error of each case as a fraction of its bound,
 // and the worst of all per output at the end. Also: dgamma and dbeta are
 // the same bits from run to run, and every backward schedule candidate is
-// correct.
+// correct. By default each spec runs once (d fixed or at run time, one
+// candidate shape); scripts/test.sh --full runs every combination.
 //
 //===----------------------------------------------------------------------===//
 #include "NumericsUtil.h"
@@ -20,6 +21,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <tuple>
 
 using namespace normc;
@@ -106,9 +108,28 @@ std::string caseName(const ::testing::TestParamInfo<Param> &info) {
   return std::string(name) + (specialize ? "_fixed_d" : "_runtime_d");
 }
 
-INSTANTIATE_TEST_SUITE_P(ShippedSpecs, Gradient,
-                         ::testing::Combine(::testing::ValuesIn(kShippedSpecs),
-                                            ::testing::Bool()),
+std::vector<Param> everyGradientCase() {
+  std::vector<Param> all;
+  for (const char *name : kShippedSpecs)
+    for (bool specialize : {false, true})
+      all.emplace_back(name, specialize);
+  return all;
+}
+
+/// By default each spec once, d fixed and at run time alternating.
+bool representativeGradient(size_t i, const Param &) {
+  return i % 2 == i / 2 % 2;
+}
+
+INSTANTIATE_TEST_SUITE_P(Default, Gradient,
+                         ::testing::ValuesIn(casesWhere(
+                             everyGradientCase(), representativeGradient,
+                             true)),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(Sweep, Gradient,
+                         ::testing::ValuesIn(casesWhere(
+                             everyGradientCase(), representativeGradient,
+                             false)),
                          caseName);
 
 /// The bits of dgamma and dbeta of one run.
@@ -199,15 +220,38 @@ TEST_P(EveryBackwardCandidate, MatchesTheReference) {
 const CandidateShape kCandidateShapes[] = {
     {7, true}, {1000, true}, {4097, true}, {1000, false}};
 
-INSTANTIATE_TEST_SUITE_P(
-    ShippedSpecs, EveryBackwardCandidate,
-    ::testing::Combine(::testing::ValuesIn(kShippedSpecs),
-                       ::testing::ValuesIn(kCandidateShapes)),
-    [](const auto &info) {
-      CandidateShape shape = std::get<1>(info.param);
-      return std::string(std::get<0>(info.param)) + "_d" +
-             std::to_string(shape.d) +
-             (shape.specialize ? "_fixed" : "_runtime");
-    });
+using CandidateCase = std::tuple<const char *, CandidateShape>;
+
+std::vector<CandidateCase> everyCandidateCase() {
+  std::vector<CandidateCase> all;
+  for (const char *name : kShippedSpecs)
+    for (const CandidateShape &shape : kCandidateShapes)
+      all.emplace_back(name, shape);
+  return all;
+}
+
+/// By default each spec at one shape, the shapes rotating over the specs.
+bool representativeCandidate(size_t i, const CandidateCase &) {
+  size_t shapes = std::size(kCandidateShapes);
+  return i % shapes == i / shapes % shapes;
+}
+
+std::string candidateCaseName(
+    const ::testing::TestParamInfo<CandidateCase> &info) {
+  CandidateShape shape = std::get<1>(info.param);
+  return std::string(std::get<0>(info.param)) + "_d" +
+         std::to_string(shape.d) + (shape.specialize ? "_fixed" : "_runtime");
+}
+
+INSTANTIATE_TEST_SUITE_P(Default, EveryBackwardCandidate,
+                         ::testing::ValuesIn(casesWhere(
+                             everyCandidateCase(), representativeCandidate,
+                             true)),
+                         candidateCaseName);
+INSTANTIATE_TEST_SUITE_P(Sweep, EveryBackwardCandidate,
+                         ::testing::ValuesIn(casesWhere(
+                             everyCandidateCase(), representativeCandidate,
+                             false)),
+                         candidateCaseName);
 
 } // namespace

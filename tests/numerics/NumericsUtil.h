@@ -31,6 +31,20 @@ inline constexpr cpu::LaneOrder kLaneOrders[] = {
     cpu::LaneOrder::Forward, cpu::LaneOrder::Reverse, cpu::LaneOrder::Random,
     cpu::LaneOrder::RunAhead};
 
+/// A sweep's cases split in two: those `representative` picks run by
+/// default (instantiate them as `Default/...`), the rest only under
+/// scripts/test.sh --full (instantiate them as `Sweep/...`: ctest labels
+/// every test whose name starts with `Sweep` `full`).
+template <class T, class Pick>
+std::vector<T> casesWhere(const std::vector<T> &all, Pick representative,
+                          bool wanted) {
+  std::vector<T> picked;
+  for (size_t i = 0; i < all.size(); ++i)
+    if (representative(i, all[i]) == wanted)
+      picked.push_back(all[i]);
+  return picked;
+}
+
 /// A shipped spec by name (specs/NAME.toml).
 dsl::Spec loadShippedSpec(const std::string &name);
 

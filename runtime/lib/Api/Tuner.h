@@ -46,9 +46,9 @@ void forEachInParallel(size_t count, const std::function<void(size_t)> &body,
 
 /// Measures the heuristic default and the candidates the cost model ranks
 /// best (pruneCandidates: kTunedCandidates in all; those that fail to
-/// compile or load are reported and skipped); `winner` is the fastest, or
-/// the first (the default) when none could be measured. `kernels` receives the loaded
-/// winner.
+/// compile or load are reported and skipped); the report's winner is the
+/// fastest, or the first (the default) when none could be measured.
+/// `winnerKernel` receives the loaded winner.
 TuneReport
 tuneCandidates(Backend &backend, const KernelSource &source,
                const std::string &canonicalSpec, const Program &program,

@@ -4,7 +4,9 @@
 // compiler (name and the file it resolves to), every flag, and the
 // contents of CpuCuda.h and CpuAbi.h. Objects are DiskCache entries, so a
 // truncated, corrupt, misplaced or foreign one is never loaded; it is
-// compiled in a private folder and loaded from a private copy.
+// compiled in a private folder and loaded from a private copy. CpuCuda.h is
+// read precompiled where the compiler can (PrecompiledHeader.h), which
+// leaves the object as it is.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,8 @@
 #include "ContentHash.h"
 #include "Hooks.h"
 #include "HostCompiler.h"
+#include "PrecompiledHeader.h"
+#include "PrivateFolder.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -85,43 +89,6 @@ std::string commandLine(const std::vector<std::string> &argv) {
   return text;
 }
 
-/// A folder only this process uses, removed with everything in it when
-/// the object goes.
-class PrivateFolder {
-public:
-  PrivateFolder() {
-    std::string base = envOr("TMPDIR", "/tmp") + "/normc-cpu-XXXXXX";
-    std::vector<char> name(base.begin(), base.end());
-    name.push_back('\0');
-    if (!::mkdtemp(name.data()))
-      throw CpuCompileError("cannot create a private folder in " +
-                                envOr("TMPDIR", "/tmp") + ": " +
-                                std::strerror(errno),
-                            "");
-    path = name.data();
-  }
-  ~PrivateFolder() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  std::string path;
-};
-
-std::string readAll(const std::string &path) {
-  std::string bytes;
-  if (std::optional<std::string> reason =
-          normc::readFile(path, bytes, kMaxFileBytes))
-    throw CpuCompileError("cannot read " + path + ": " + *reason, "");
-  return bytes;
-}
-
-void writeAll(const std::string &path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out.flush())
-    throw CpuCompileError("cannot write " + path, "");
-}
-
 /// `#line 1 "path"` naming `path` for diagnostics, its quotes and
 /// backslashes escaped; nothing for a path a string literal cannot hold.
 std::string lineDirective(const std::string &path) {
@@ -141,9 +108,9 @@ std::string compileObject(const std::vector<std::string> &command,
                           const std::string &source,
                           const std::string &shownPath) {
   PrivateFolder folder;
-  std::string sourcePath = folder.path + "/kernel.cpp",
-              objectPath = folder.path + "/kernel.so";
-  writeAll(sourcePath, lineDirective(shownPath) + source);
+  std::string sourcePath =
+                  folder.write("kernel.cpp", lineDirective(shownPath) + source),
+              objectPath = folder.path() + "/kernel.so";
   std::vector<std::string> argv = command;
   argv.insert(argv.end(), {"-o", objectPath, sourcePath});
   ProcessResult result = runProcess(argv);
@@ -155,7 +122,7 @@ std::string compileObject(const std::vector<std::string> &command,
                               commandLine(argv) + "` " + what,
                           result.output);
   }
-  return readAll(objectPath);
+  return readWholeFile(objectPath);
 }
 
 /// dlopen of a private copy of `object`: an anonymous memory file where
@@ -182,8 +149,7 @@ std::shared_ptr<void> loadObject(const std::string &object) {
     ::close(fd);
   }
   PrivateFolder folder;
-  std::string path = folder.path + "/kernel.so";
-  writeAll(path, object);
+  std::string path = folder.write("kernel.so", object);
   void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle)
     throw CpuCompileError(
@@ -196,8 +162,8 @@ std::shared_ptr<void> loadObject(const std::string &object) {
 CpuModule::CpuModule(std::string path, std::shared_ptr<void> library, bool hit)
     : path(std::move(path)), library(std::move(library)), hit(hit) {}
 
-CpuModule CpuModule::compile(const std::string &source,
-                             const CompileOptions &options) {
+PrecompileRequest
+normc::cpu::precompileRequest(const CompileOptions &options) {
   std::string compiler =
       options.compiler.empty() ? envOr("NORMC_CXX", "c++") : options.compiler;
   std::string headerDir =
@@ -206,30 +172,40 @@ CpuModule CpuModule::compile(const std::string &source,
           : options.headerDir;
   // -fno-strict-aliasing: CUDA code type-puns through reinterpret_cast
   // (vector loads into element arrays); the GPU compilers honour it, g++ -O2
-  // would not. -Bsymbolic: a kernel binds to its own definitions even where
-  // the host program exports a function of the same name.
-  std::vector<std::string> command = {
-      compiler,
-      "-std=c++17",
-      "-O2",
-      "-fno-strict-aliasing",
-      "-fPIC",
-      "-shared",
-      "-Wl,-Bsymbolic",
-      "-DNORMC_CPU",
-      "-include",
-      headerDir + "/CpuCuda.h",
-      "-I" + envOr("NORMC_CUDA_INCLUDE_DIR", NORMC_CPU_CUDA_INCLUDE_DIR)};
-  command.insert(command.end(), options.extraFlags.begin(),
-                 options.extraFlags.end());
+  // would not.
+  PrecompileRequest request;
+  request.flags = {compiler,
+                   "-std=c++17",
+                   "-O2",
+                   "-fno-strict-aliasing",
+                   "-fPIC",
+                   "-DNORMC_CPU",
+                   "-I" + envOr("NORMC_CUDA_INCLUDE_DIR",
+                                NORMC_CPU_CUDA_INCLUDE_DIR)};
+  request.flags.insert(request.flags.end(), options.extraFlags.begin(),
+                       options.extraFlags.end());
+  request.compilerIdentity = compilerIdentity(compiler);
+  request.headers = {headerDir, readHeader(headerDir + "/CpuCuda.h"),
+                     readHeader(headerDir + "/CpuAbi.h")};
+  return request;
+}
+
+CpuModule CpuModule::compile(const std::string &source,
+                             const CompileOptions &options) {
+  PrecompileRequest header = precompileRequest(options);
+  // -Bsymbolic: a kernel binds to its own definitions even where the host
+  // program exports a function of the same name.
+  std::vector<std::string> command = header.flags;
+  command.insert(command.end(), {"-shared", "-Wl,-Bsymbolic", "-include",
+                                 header.headers.dir + "/CpuCuda.h"});
 
   ContentHash key;
   key.add(source);
-  key.add(compilerIdentity(compiler));
+  key.add(header.compilerIdentity);
   for (const std::string &arg : command)
     key.add(arg);
-  key.add(readHeader(headerDir + "/CpuCuda.h"));
-  key.add(readHeader(headerDir + "/CpuAbi.h"));
+  key.add(header.headers.cpuCuda);
+  key.add(header.headers.cpuAbi);
 
   // Objects are entries of the shared cache (checked before use, see
   // DiskCache.h); their sources are kept beside them for diagnostics.
@@ -244,6 +220,8 @@ CpuModule CpuModule::compile(const std::string &source,
         objectPath.empty()
             ? ""
             : objectPath.substr(0, objectPath.size() - 4) + ".cpp";
+    if (options.precompiledHeader && envOr("NORMC_CPU_PCH", "1") != "0")
+      command.back() = forcedInclude(header, cache);
     object = compileObject(command, source, shown);
     if (cache.put(entry, *object)) // the entry's folder exists now
       normc::cache::writeAtomically(shown, {source});

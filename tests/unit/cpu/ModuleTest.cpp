@@ -26,7 +26,8 @@ extern "C" void normc_cpu_entry_fill(void **args) {
 #endif
 )";
 
-/// A fresh cache directory and a compiler wrapper that counts its runs.
+/// A fresh cache directory and a compiler wrapper that counts the kernels
+/// it compiles.
 class ModuleTest : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -35,7 +36,10 @@ protected:
     dir = pattern;
     compiler = dir + "/counting-c++";
     std::ofstream script(compiler);
-    script << "#!/bin/sh\necho run >> '" << dir << "/runs'\nexec c++ \"$@\"\n";
+    // Runs that precompile CpuCuda.h are not counted: each new compiler
+    // (this script) precompiles it once.
+    script << "#!/bin/sh\ncase \"$*\" in *c++-header*) ;; *) echo run >> '"
+           << dir << "/runs' ;; esac\nexec c++ \"$@\"\n";
     script.close();
     fs::permissions(compiler, fs::perms::owner_all);
     options.cacheDir = dir + "/cache";

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "KernelSource.h"
 #include "Tuner.h"
+#include "normc/Abi/CostModel.h"
 #include "normc/Abi/Schedule.h"
 #include "normc/Abi/Version.h"
 #include "normc/Reference/Reference.h"
@@ -275,8 +276,9 @@ TEST_F(RuntimeApi, ATuningDatabaseEntryIsUsed) {
   EXPECT_LE(runAndCheck(norm, 9, 64), 1.0);
 }
 
-// A tuned first call compiles every candidate before it measures any, on
-// several threads at once where the machine has them.
+// A tuned first call compiles the candidates the cost model keeps (the
+// default first) before it measures any, on several threads at once where
+// the machine has them.
 TEST_F(RuntimeApi, TunerCompilesEveryCandidateFirstAndInParallel) {
   struct Recorder : api::Backend {
     std::unique_ptr<api::Backend> cpu;
@@ -323,6 +325,14 @@ TEST_F(RuntimeApi, TunerCompilesEveryCandidateFirstAndInParallel) {
                           Program::forward(), 64, 8, winner);
   size_t n = report.candidates.size();
   ASSERT_GT(n, 2u);
+  std::vector<Schedule> all = source->schedules(Program::forward(), 64, 0);
+  ASSERT_GT(all.size(), kTunedCandidates);
+  std::vector<Schedule> kept = pruneCandidates(
+      all, rowTraffic(source->kernel(Program::forward(), 64, all[0]).kernels),
+      64, api::rowsBucket(8), 0);
+  ASSERT_EQ(n, kTunedCandidates);
+  for (size_t i = 0; i < n; ++i)
+    EXPECT_EQ(report.candidates[i].schedule, kept[i].str()) << i;
   ASSERT_EQ(recorder.calls.size(), 2 * n);
   for (size_t i = 0; i < n; ++i) {
     EXPECT_EQ(recorder.calls[i], "compile") << i;

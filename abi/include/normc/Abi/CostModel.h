@@ -3,8 +3,8 @@
 // The tuner measures every candidate it keeps, and compiling one costs
 // about 0.3 s of NVRTC; so before compiling, it ranks the candidates by
 // this estimate and keeps the few that can win. The estimate uses only
-// static facts: the bytes a row moves (from the kernel ABI: each [rows, d]
-// buffer once, the inputs twice when the row is re-read from global
+// static facts: the bytes a row moves (rowTraffic of the kernel ABI: each
+// [rows, d] buffer once, the inputs twice when the row is re-read from global
 // memory), the registers and shared memory a block needs and the blocks an
 // SM then holds, the bytes each thread keeps in flight (Little's law: an SM
 // needs about 32 KiB in flight to cover the memory latency), how many of
@@ -22,14 +22,6 @@
 #include <vector>
 
 namespace normc {
-
-/// What a row moves, per feature, read off a candidate's kernels.
-struct RowTraffic {
-  int64_t readBytes = 0;    // [rows, d] buffers only read
-  int64_t writtenBytes = 0; // [rows, d] buffers written
-  int64_t widestBytes = 0;  // the widest of their elements
-};
-RowTraffic rowTraffic(const std::vector<KernelLaunchInfo> &kernels);
 
 /// The estimate and the facts it comes from.
 struct CostEstimate {

@@ -134,6 +134,15 @@ int64_t partialRows(const std::vector<KernelLaunchInfo> &sequence,
 /// Bytes of one element of a buffer parameter (0 for integers).
 int64_t elementBytes(const KernelParam &param);
 
+/// What a sequence moves per feature of a row: each [rows, d] buffer once,
+/// by whether it is written, and the widest of their elements.
+struct RowTraffic {
+  int64_t readBytes = 0;    // [rows, d] buffers only read
+  int64_t writtenBytes = 0; // [rows, d] buffers written
+  int64_t widestBytes = 0;
+};
+RowTraffic rowTraffic(const std::vector<KernelLaunchInfo> &sequence);
+
 /// Bytes a sequence must move per element of [rows, d] at least: each
 /// [rows, d] buffer it reads or writes once (the floor a benchmark holds
 /// it to against the copy limit; parameters and partial sums are O(d)).

@@ -845,8 +845,8 @@ LogicalResult KernelEmitter::emit() {
        << (info.groupTableElementBytes
                ? " and a table of rows_per_block * groups elements"
                : "");
-  if (info.cols && info.dynamicSharedBytes(*info.cols))
-    os << ": " << info.dynamicSharedBytes(*info.cols) << " bytes";
+  if (int64_t bytes = info.cols ? info.dynamicSharedBytes(*info.cols) : 0)
+    os << ": " << bytes << " bytes";
   os << "\n";
   emitSignature();
   emitPrologue();

@@ -98,6 +98,10 @@ struct CompileOptions {
   /// The cache root; empty means $NORMC_CACHE_DIR, else
   /// $XDG_CACHE_HOME/normc, else ~/.cache/normc. Objects go to `<root>/cpu`.
   std::string cacheDir;
+  /// Whether to parse CpuCuda.h once per compiler and flags, from a
+  /// precompiled header kept in the cache (GCC only; the object is the same
+  /// either way). NORMC_CPU_PCH=0 in the environment turns it off too.
+  bool precompiledHeader = true;
   /// The directory of CpuCuda.h and CpuAbi.h; empty means
   /// $NORMC_CPU_HEADER_DIR, else the source tree's (an installed program,
   /// such as the Python package, passes its own copy).
