@@ -4,8 +4,9 @@
 // at run time), every schedule candidate's kernel runs on the CPU device
 // against the float64 reference, so that the tuner can never pick a fast
 // wrong kernel (by default each spec at one of the shapes, every kind of
-// candidate for each; every shape under scripts/test.sh --full). A spec's candidates for one d are emitted from one lowered
-// module into one source, compiled once, and share their inputs.
+// candidate for each; every shape under scripts/test.sh --full). A spec's
+// candidates for one d are emitted from one lowered module into one source,
+// compiled once, and share their inputs.
 //
 //===----------------------------------------------------------------------===//
 #include "NumericsUtil.h"
@@ -77,13 +78,6 @@ bool representative(size_t i, const Param &) {
   return i % std::size(kShapes) == shapeOfSpec[i / std::size(kShapes)];
 }
 
-INSTANTIATE_TEST_SUITE_P(Default, EveryCandidate,
-                         ::testing::ValuesIn(casesWhere(everyCase(),
-                                                        representative, true)),
-                         caseName);
-INSTANTIATE_TEST_SUITE_P(Sweep, EveryCandidate,
-                         ::testing::ValuesIn(casesWhere(everyCase(),
-                                                        representative, false)),
-                         caseName);
+NORMC_INSTANTIATE_SWEEP(EveryCandidate, everyCase(), representative, caseName);
 
 } // namespace

@@ -6,7 +6,9 @@
 // of zeros (scale 1), ragged last blocks, NaN rows and features, saturation
 // under a static scale. Each value must
 // be the reference's rounding of y_ref / s, or a neighbour within 2^-12 of
-// a midpoint, with s the kernel's own scale.
+// a midpoint, with s the kernel's own scale. By default each spec runs with
+// one format and scale mode, and three of the candidate cases; every
+// combination under scripts/test.sh --full.
 //
 //===----------------------------------------------------------------------===//
 #include "NumericsUtil.h"
@@ -19,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 using namespace normc;
 using namespace normc::test;
@@ -102,16 +105,28 @@ TEST_P(Fp8Suite, KeepsSection7) {
               name, caseName(format, mode).c_str(), exact, values);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Shipped, Fp8Suite,
-    ::testing::Combine(::testing::ValuesIn(kShippedSpecs),
-                       ::testing::Values(Format::F8E4M3, Format::F8E5M2),
-                       ::testing::Values(Mode::Row, Mode::Block,
-                                         Mode::Static)),
-    [](const auto &info) {
-      return std::string(std::get<0>(info.param)) + "_" +
-             caseName(std::get<1>(info.param), std::get<2>(info.param));
-    });
+std::vector<SuiteParam> everySuiteCase() {
+  std::vector<SuiteParam> all;
+  for (const char *name : kShippedSpecs)
+    for (Format format : {Format::F8E4M3, Format::F8E5M2})
+      for (Mode mode : {Mode::Row, Mode::Block, Mode::Static})
+        all.emplace_back(name, format, mode);
+  return all;
+}
+
+/// By default each spec once, the formats and the scale modes rotating.
+bool representativeSuiteCase(size_t i, const SuiteParam &) {
+  size_t spec = i / 6, format = i / 3 % 2, mode = i % 3;
+  return format == spec % 2 && mode == spec % 3;
+}
+
+std::string suiteCaseName(const ::testing::TestParamInfo<SuiteParam> &info) {
+  return std::string(std::get<0>(info.param)) + "_" +
+         caseName(std::get<1>(info.param), std::get<2>(info.param));
+}
+
+NORMC_INSTANTIATE_SWEEP(Fp8Suite, everySuiteCase(), representativeSuiteCase,
+                        suiteCaseName);
 
 // Every schedule the tuner may pick, for d fixed and at run time (block
 // scales with the smallest and the largest block).
@@ -133,33 +148,37 @@ TEST_P(Fp8Candidates, EveryOneKeepsSection7) {
       expectEveryCandidateKeepsTheBound(spec, candidates, data, specialize), 1);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Shipped, Fp8Candidates,
-    ::testing::Values(
-        CandidateParam{"llama_rmsnorm", Format::F8E4M3, Mode::Row, 1000, true,
-                       0},
-        CandidateParam{"llama_rmsnorm", Format::F8E4M3, Mode::Row, 4097, false,
-                       0},
-        CandidateParam{"layernorm", Format::F8E5M2, Mode::Static, 4097, true,
-                       0},
-        CandidateParam{"fused_add_rmsnorm", Format::F8E4M3, Mode::Static, 64,
-                       true, 0},
-        CandidateParam{"gemma_rmsnorm", Format::F8E5M2, Mode::Row, 1000, false,
-                       0},
-        CandidateParam{"llama_rmsnorm", Format::F8E4M3, Mode::Block, 1000,
-                       true, 16},
-        CandidateParam{"layernorm", Format::F8E5M2, Mode::Block, 4097, false,
-                       1024},
-        CandidateParam{"fused_add_rmsnorm", Format::F8E4M3, Mode::Block, 3000,
-                       true, 128}),
-    [](const auto &info) {
-      const int64_t block = std::get<5>(info.param);
-      return std::string(std::get<0>(info.param)) + "_" +
-             caseName(std::get<1>(info.param), std::get<2>(info.param)) +
-             (block ? std::to_string(block) : "") + "_" +
-             std::to_string(std::get<3>(info.param)) +
-             (std::get<4>(info.param) ? "_fixed" : "_runtime");
-    });
+const CandidateParam kCandidateCases[] = {
+    {"llama_rmsnorm", Format::F8E4M3, Mode::Row, 1000, true, 0},
+    {"layernorm", Format::F8E5M2, Mode::Static, 4097, true, 0},
+    {"fused_add_rmsnorm", Format::F8E4M3, Mode::Block, 3000, true, 128},
+    {"llama_rmsnorm", Format::F8E4M3, Mode::Row, 4097, false, 0},
+    {"fused_add_rmsnorm", Format::F8E4M3, Mode::Static, 64, true, 0},
+    {"gemma_rmsnorm", Format::F8E5M2, Mode::Row, 1000, false, 0},
+    {"llama_rmsnorm", Format::F8E4M3, Mode::Block, 1000, true, 16},
+    {"layernorm", Format::F8E5M2, Mode::Block, 4097, false, 1024}};
+
+/// By default the first three: each scale mode and format once.
+bool representativeCandidateCase(size_t i, const CandidateParam &) {
+  return i < 3;
+}
+
+std::string
+candidateCaseName(const ::testing::TestParamInfo<CandidateParam> &info) {
+  const int64_t block = std::get<5>(info.param);
+  return std::string(std::get<0>(info.param)) + "_" +
+         caseName(std::get<1>(info.param), std::get<2>(info.param)) +
+         (block ? std::to_string(block) : "") + "_" +
+         std::to_string(std::get<3>(info.param)) +
+         (std::get<4>(info.param) ? "_fixed" : "_runtime");
+}
+
+std::vector<CandidateParam> everyCandidateCase() {
+  return {std::begin(kCandidateCases), std::end(kCandidateCases)};
+}
+
+NORMC_INSTANTIATE_SWEEP(Fp8Candidates, everyCandidateCase(),
+                        representativeCandidateCase, candidateCaseName);
 
 // The edge cases of section 7, on RMSNorm with d at run time.
 class Fp8Edges : public ::testing::TestWithParam<Format> {
@@ -277,7 +296,8 @@ TEST(Fp8BlockAccumulate, EveryAccumulateTypeFindsEachBlocksAmax) {
   for (dsl::DType acc :
        {dsl::DType::F16, dsl::DType::BF16, dsl::DType::F32, dsl::DType::F64}) {
     SCOPED_TRACE(dsl::toString(acc));
-    dsl::Spec spec = turnedFp8("llama_rmsnorm", Format::F8E4M3, Mode::Block, 32);
+    dsl::Spec spec =
+        turnedFp8("llama_rmsnorm", Format::F8E4M3, Mode::Block, 32);
     spec.accumulate.value = acc;
     CaseData data = makeCase(spec, 3, 100, 12); // blocks of 32, 32, 32, 4
     Compiled compiled = compile(spec);

@@ -121,16 +121,8 @@ bool representativeGradient(size_t i, const Param &) {
   return i % 2 == i / 2 % 2;
 }
 
-INSTANTIATE_TEST_SUITE_P(Default, Gradient,
-                         ::testing::ValuesIn(casesWhere(
-                             everyGradientCase(), representativeGradient,
-                             true)),
-                         caseName);
-INSTANTIATE_TEST_SUITE_P(Sweep, Gradient,
-                         ::testing::ValuesIn(casesWhere(
-                             everyGradientCase(), representativeGradient,
-                             false)),
-                         caseName);
+NORMC_INSTANTIATE_SWEEP(Gradient, everyGradientCase(), representativeGradient,
+                        caseName);
 
 /// The bits of dgamma and dbeta of one run.
 std::vector<double> paramBits(const RunOutputs &out) {
@@ -236,22 +228,14 @@ bool representativeCandidate(size_t i, const CandidateCase &) {
   return i % shapes == i / shapes % shapes;
 }
 
-std::string candidateCaseName(
-    const ::testing::TestParamInfo<CandidateCase> &info) {
+std::string
+candidateCaseName(const ::testing::TestParamInfo<CandidateCase> &info) {
   CandidateShape shape = std::get<1>(info.param);
-  return std::string(std::get<0>(info.param)) + "_d" +
-         std::to_string(shape.d) + (shape.specialize ? "_fixed" : "_runtime");
+  return std::string(std::get<0>(info.param)) + "_d" + std::to_string(shape.d) +
+         (shape.specialize ? "_fixed" : "_runtime");
 }
 
-INSTANTIATE_TEST_SUITE_P(Default, EveryBackwardCandidate,
-                         ::testing::ValuesIn(casesWhere(
-                             everyCandidateCase(), representativeCandidate,
-                             true)),
-                         candidateCaseName);
-INSTANTIATE_TEST_SUITE_P(Sweep, EveryBackwardCandidate,
-                         ::testing::ValuesIn(casesWhere(
-                             everyCandidateCase(), representativeCandidate,
-                             false)),
-                         candidateCaseName);
+NORMC_INSTANTIATE_SWEEP(EveryBackwardCandidate, everyCandidateCase(),
+                        representativeCandidate, candidateCaseName);
 
 } // namespace

@@ -3,9 +3,9 @@
 // Each shipped spec, with each input type, with d fixed at compile time and
 // at run time, over d in {1, 7, 64, 127, 1000, 4096, 4097, 12288, 65536} and
 // rows in {0, 1, 3, 257} (by default each spec with one input type and one
-// of the two; every combination under scripts/test.sh --full). Lane orders rotate over forward, reverse and
-// seeded random. Prints the worst error of each case as a fraction of the
-// bound, and the worst of all at the end.
+// of the two; every combination under scripts/test.sh --full). Lane orders
+// rotate over forward, reverse and seeded random. Prints the worst error of
+// each case as a fraction of the bound, and the worst of all at the end.
 //
 //===----------------------------------------------------------------------===//
 #include "NumericsUtil.h"
@@ -102,13 +102,6 @@ bool representative(size_t i, const Param &) {
   return input == spec % 3 && i % 2 == spec % 2;
 }
 
-INSTANTIATE_TEST_SUITE_P(Default, Numerics,
-                         ::testing::ValuesIn(casesWhere(everyCase(),
-                                                        representative, true)),
-                         caseName);
-INSTANTIATE_TEST_SUITE_P(Sweep, Numerics,
-                         ::testing::ValuesIn(casesWhere(everyCase(),
-                                                        representative, false)),
-                         caseName);
+NORMC_INSTANTIATE_SWEEP(Numerics, everyCase(), representative, caseName);
 
 } // namespace

@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <limits>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <random>
 
 using namespace normc;

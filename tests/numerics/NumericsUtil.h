@@ -45,6 +45,19 @@ std::vector<T> casesWhere(const std::vector<T> &all, Pick representative,
   return picked;
 }
 
+/// Instantiates the parameterized SUITE over the cases ALL (a vector) as
+/// Default/... (those REPRESENTATIVE picks) and Sweep/... (the rest), their
+/// names given by NAME.
+#define NORMC_INSTANTIATE_SWEEP(SUITE, ALL, REPRESENTATIVE, NAME)              \
+  INSTANTIATE_TEST_SUITE_P(Default, SUITE,                                     \
+                           ::testing::ValuesIn(::normc::test::casesWhere(      \
+                               ALL, REPRESENTATIVE, true)),                    \
+                           NAME);                                              \
+  INSTANTIATE_TEST_SUITE_P(Sweep, SUITE,                                       \
+                           ::testing::ValuesIn(::normc::test::casesWhere(      \
+                               ALL, REPRESENTATIVE, false)),                   \
+                           NAME)
+
 /// A shipped spec by name (specs/NAME.toml).
 dsl::Spec loadShippedSpec(const std::string &name);
 

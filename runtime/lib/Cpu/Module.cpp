@@ -162,8 +162,7 @@ std::shared_ptr<void> loadObject(const std::string &object) {
 CpuModule::CpuModule(std::string path, std::shared_ptr<void> library, bool hit)
     : path(std::move(path)), library(std::move(library)), hit(hit) {}
 
-PrecompileRequest
-normc::cpu::precompileRequest(const CompileOptions &options) {
+PrecompileRequest normc::cpu::precompileRequest(const CompileOptions &options) {
   std::string compiler =
       options.compiler.empty() ? envOr("NORMC_CXX", "c++") : options.compiler;
   std::string headerDir =
@@ -174,14 +173,14 @@ normc::cpu::precompileRequest(const CompileOptions &options) {
   // (vector loads into element arrays); the GPU compilers honour it, g++ -O2
   // would not.
   PrecompileRequest request;
-  request.flags = {compiler,
-                   "-std=c++17",
-                   "-O2",
-                   "-fno-strict-aliasing",
-                   "-fPIC",
-                   "-DNORMC_CPU",
-                   "-I" + envOr("NORMC_CUDA_INCLUDE_DIR",
-                                NORMC_CPU_CUDA_INCLUDE_DIR)};
+  request.flags = {
+      compiler,
+      "-std=c++17",
+      "-O2",
+      "-fno-strict-aliasing",
+      "-fPIC",
+      "-DNORMC_CPU",
+      "-I" + envOr("NORMC_CUDA_INCLUDE_DIR", NORMC_CPU_CUDA_INCLUDE_DIR)};
   request.flags.insert(request.flags.end(), options.extraFlags.begin(),
                        options.extraFlags.end());
   request.compilerIdentity = compilerIdentity(compiler);

@@ -29,8 +29,8 @@ std::string precompile(const PrecompileRequest &request,
                        const PrivateFolder &folder) {
   std::vector<std::string> argv = request.flags;
   std::string output = folder.path() + "/CpuCuda.h.gch";
-  argv.insert(argv.end(), {"-x", "c++-header", folder.path() + "/CpuCuda.h",
-                           "-o", output});
+  argv.insert(argv.end(),
+              {"-x", "c++-header", folder.path() + "/CpuCuda.h", "-o", output});
   ProcessResult result = runProcess(argv);
   if (!result.started || result.exitStatus != 0)
     return "";

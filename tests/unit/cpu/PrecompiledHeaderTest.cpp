@@ -1,7 +1,7 @@
 //===- PrecompiledHeaderTest.cpp - CpuCuda.h precompiled, as a cache entry ===//
 
-#include "CpuTestUtil.h"
 #include "PrecompiledHeader.h"
+#include "CpuTestUtil.h"
 
 #include "normc/Runtime/DiskCache.h"
 
@@ -140,7 +140,8 @@ TEST_F(PrecompiledHeader, TheObjectIsTheSameWithAndWithout) {
   CpuModule without =
       CpuModule::compile(kPreamble + std::string(kIota), options);
   ASSERT_FALSE(with.libraryPath().empty());
-  EXPECT_TRUE(fileBytes(with.libraryPath()) == fileBytes(without.libraryPath()));
+  EXPECT_TRUE(fileBytes(with.libraryPath()) ==
+              fileBytes(without.libraryPath()));
   EXPECT_FLOAT_EQ(runIota(with.kernel("iota")), 0.5f);
   // The precompiled header is an entry beside the object; none without it.
   auto entries = [](const std::string &root) {
@@ -169,7 +170,8 @@ TEST_F(PrecompiledHeader, AHeaderThatDoesNotFitIsParsedInstead) {
   ASSERT_TRUE(isGccHeader(misfit));
   ASSERT_TRUE(cache.put(own.key(), misfit));
 
-  CpuModule module = CpuModule::compile(kPreamble + std::string(kIota), options);
+  CpuModule module =
+      CpuModule::compile(kPreamble + std::string(kIota), options);
   EXPECT_FALSE(module.cacheHit());
   EXPECT_FLOAT_EQ(runIota(module.kernel("iota")), 0.5f);
   EXPECT_TRUE(*cache.get(own.key()) == misfit);

@@ -2,6 +2,9 @@
 //
 // The tuner compiles every candidate on the GPU it runs on; here NVRTC
 // compiles each one to a CUBIN for sm_90 and ptxas must report no spills.
+// By default: d at run time with a residual, clusters of the widest rows,
+// fp8 with block scales, and the heuristic's kernels at a few d; the other
+// specs, outputs and d under scripts/test.sh --full (the `Sweep` tests).
 //
 //===----------------------------------------------------------------------===//
 #include "Tuner.h"
@@ -67,7 +70,7 @@ TEST(PackCompile, FusedAddRmsNormAnyD) {
   expectEveryCandidateCompiles("fused_add_rmsnorm", std::nullopt);
 }
 
-TEST(PackCompile, PartialLayerNormFixedD) {
+TEST(Sweep, PackCompilePartialLayerNormFixedD) {
   expectEveryCandidateCompiles("partial_layernorm", 4096);
 }
 
@@ -79,15 +82,12 @@ TEST(PackCompile, ClustersOfTheWidestRows) {
 }
 
 // The kernel users get without tuning (the heuristic's schedule for the
-// GPU's architecture) never spills, for any shipped spec and d up to
-// 262144, on sm_80 and sm_90.
-TEST(DefaultKernels, NeverSpill) {
+// GPU's architecture) never spills, for any shipped spec and these d, on
+// sm_80 and sm_90.
+void expectDefaultKernelsNeverSpill(const std::vector<int64_t> &sweep) {
   const char *specs[] = {
       "layernorm",    "llama_rmsnorm",     "gemma_rmsnorm",    "prmsnorm",
       "t5_layernorm", "fused_add_rmsnorm", "partial_layernorm"};
-  const int64_t sweep[] = {1,     100,   1024,  3000,   4096,  8192,
-                           12288, 16384, 24576, 32768,  40960, 49152,
-                           57344, 65536, 98304, 131072, 262144};
   struct Case {
     std::string what, source, arch;
   };
@@ -123,11 +123,22 @@ TEST(DefaultKernels, NeverSpill) {
     EXPECT_EQ(failures[i], "") << cases[i].what;
 }
 
-TEST(PackCompile, Fp8LayerNormFixedD) {
+// Each strategy of the heuristic: one warp, a block, rows re-read from
+// global memory or kept in shared memory, clusters.
+TEST(DefaultKernels, NeverSpill) {
+  expectDefaultKernelsNeverSpill({1, 3000, 16384, 65536, 262144});
+}
+
+TEST(Sweep, DefaultKernelsNeverSpillAtEveryD) {
+  expectDefaultKernelsNeverSpill({100, 1024, 4096, 8192, 12288, 24576, 32768,
+                                  40960, 49152, 57344, 98304, 131072});
+}
+
+TEST(Sweep, PackCompileFp8LayerNormFixedD) {
   expectEveryCandidateCompiles("layernorm", 4096, dsl::DType::F8E4M3);
 }
 
-TEST(PackCompile, Fp8FusedAddRmsNormAnyD) {
+TEST(Sweep, PackCompileFp8FusedAddRmsNormAnyD) {
   expectEveryCandidateCompiles("fused_add_rmsnorm", std::nullopt,
                                dsl::DType::F8E5M2);
 }
