@@ -2,9 +2,10 @@
 //
 // The tuner compiles every candidate on the GPU it runs on; here NVRTC
 // compiles each one to a CUBIN for sm_90 and ptxas must report no spills.
-// By default: d at run time with a residual, clusters of the widest rows,
-// fp8 with block scales, and the heuristic's kernels at a few d; the other
-// specs, outputs and d under scripts/test.sh --full (the `Sweep` tests).
+// By default: clusters of the widest rows, fp8 outputs with row and block
+// scales, d fixed and at run time, and the heuristic's kernels at a few d;
+// the other specs, outputs and d under scripts/test.sh --full (the `Sweep`
+// tests).
 //
 //===----------------------------------------------------------------------===//
 #include "Tuner.h"
@@ -66,7 +67,7 @@ void expectEveryCandidateCompiles(const char *name, std::optional<int64_t> cols,
   }
 }
 
-TEST(PackCompile, FusedAddRmsNormAnyD) {
+TEST(Sweep, PackCompileFusedAddRmsNormAnyD) {
   expectEveryCandidateCompiles("fused_add_rmsnorm", std::nullopt);
 }
 
@@ -134,11 +135,11 @@ TEST(Sweep, DefaultKernelsNeverSpillAtEveryD) {
                                   40960, 49152, 57344, 98304, 131072});
 }
 
-TEST(Sweep, PackCompileFp8LayerNormFixedD) {
+TEST(PackCompile, Fp8LayerNormFixedD) {
   expectEveryCandidateCompiles("layernorm", 4096, dsl::DType::F8E4M3);
 }
 
-TEST(Sweep, PackCompileFp8FusedAddRmsNormAnyD) {
+TEST(PackCompile, Fp8FusedAddRmsNormAnyD) {
   expectEveryCandidateCompiles("fused_add_rmsnorm", std::nullopt,
                                dsl::DType::F8E5M2);
 }
