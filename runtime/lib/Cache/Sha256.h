@@ -18,6 +18,11 @@ using Digest = std::array<uint8_t, 32>;
 
 Digest sha256(std::string_view bytes);
 
+/// The same digest without the processor's SHA extensions, which sha256
+/// uses where there are some (sha256UsesShaExtensions).
+Digest sha256Portable(std::string_view bytes);
+bool sha256UsesShaExtensions();
+
 /// Two lowercase hex digits per byte.
 std::string toHex(const Digest &digest);
 

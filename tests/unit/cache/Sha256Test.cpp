@@ -6,9 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Sha256.h"
 #include "normc/Runtime/DiskCache.h"
 
 #include <gtest/gtest.h>
+
+#include <cstdio>
+#include <random>
 
 using normc::cache::sha256Hex;
 
@@ -60,4 +64,22 @@ TEST(CacheSha256, HighBytes) {
             "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d");
   EXPECT_EQ(sha256Hex(std::string(1, '\xff')),
             "a8100ae6aa1940d0b663bb31cd466142ebbdbd5187131b92d93818987832eb89");
+}
+
+TEST(CacheSha256, TheShaExtensionsAgreeWithThePortableRounds) {
+  // Where the processor has them, sha256 takes the SHA extensions; they
+  // must give the portable rounds' digest for every length and byte.
+  std::printf("sha256: %s\n", normc::cache::sha256UsesShaExtensions()
+                                  ? "the processor's SHA extensions"
+                                  : "portable rounds");
+  std::mt19937 random(7);
+  std::string bytes;
+  for (size_t length :
+       {0, 1, 55, 56, 63, 64, 65, 119, 120, 128, 1000, 4096, 100003}) {
+    bytes.resize(length);
+    for (char &c : bytes)
+      c = static_cast<char>(random());
+    EXPECT_EQ(normc::cache::sha256(bytes), normc::cache::sha256Portable(bytes))
+        << length;
+  }
 }
