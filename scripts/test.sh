@@ -8,15 +8,17 @@
 #                            # schedule candidate of every shipped spec, the
 #                            # whole d x rows matrix of each input type, the
 #                            # whole pairwise design, the sanitized repeat
-#                            # of all of it (ctest's label `full`)
+#                            # of all of it (ctest's labels *-full: the
+#                            # tests whose names start with `Sweep`)
 #
 # The stages: the full build's ctest (lit, unit, CPU device, runtime API,
 # numerics, a sanitized numerics process whose kernels are instrumented
 # too); the runtime-only build (no LLVM) running a kernel pack; the Python
 # package (pip install . into .venv, pytest tests/python); the GPU
 # benchmark's dry run (bench/gpu/run.sh --dry); the ctest suite but for
-# the numerics again in a clang build under ASan+UBSan; each libFuzzer
-# target for a minute. The log ends with each stage's wall time.
+# the forward numerics and the NVRTC compile checks again in a clang build
+# under ASan+UBSan; each libFuzzer target for a minute. The log ends with
+# each stage's wall time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,7 +27,7 @@ case "${1:-}" in
 "") ;;
 --full) full=true ;;
 -h | --help)
-  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
   ;;
 *)
