@@ -11,8 +11,10 @@
 //   build/bench/normc-cpu-device-bench
 //
 //===----------------------------------------------------------------------===//
+#include "normc/Abi/Signature.h"
 #include "normc/Frontend/SpecCompiler.h"
 #include "normc/Runtime/CpuDevice.h"
+#include "normc/Runtime/HostData.h"
 #include "normc/Runtime/KernelArgs.h"
 
 #include <benchmark/benchmark.h>
@@ -47,15 +49,33 @@ Prepared prepare(bool specialize) {
   return {*kernel, module.kernel(kernel->info.name)};
 }
 
+/// A buffer for every argument of `kernels` at [kRows, kCols], from their
+/// signature (inputs all ones), and for the partial sums they exchange.
+struct Buffers {
+  std::vector<std::vector<unsigned char>> storage;
+  KernelArgs args;
+
+  Buffers(const std::vector<KernelLaunchInfo> &kernels, int64_t partialRows) {
+    args.rows = kRows;
+    args.cols = kCols;
+    for (const Argument &a : signatureOf(kernels)) {
+      std::vector<double> ones(size_t(a.elements(kRows, kCols)), 1.0);
+      storage.push_back(host::encode(a.elementType, ones.data(), ones.size()));
+      args.buffers[a.name] = storage.back().data();
+    }
+    for (const KernelLaunchInfo &info : kernels)
+      for (const KernelParam &p : info.params)
+        if (p.kind == KernelParam::Kind::Partials) {
+          storage.emplace_back(size_t(partialRows * kCols * elementBytes(p)));
+          args.buffers[p.name] = storage.back().data();
+        }
+  }
+};
+
 void runKernel(benchmark::State &state, bool specialize) {
   Prepared p = prepare(specialize);
-  std::vector<uint16_t> x(kRows * kCols, 0x3f80), gamma(kCols, 0x3f80),
-      y(kRows * kCols);
-  KernelArgs args;
-  args.rows = kRows;
-  args.cols = kCols;
-  args.buffers = {{"x", x.data()}, {"gamma", gamma.data()}, {"y", y.data()}};
-  PackedArgs packed(p.kernel.info, args);
+  Buffers buffers({p.kernel.info}, 0);
+  PackedArgs packed(p.kernel.info, buffers.args);
   cpu::LaunchOptions options;
   options.hostThreads = 1;
   for (auto _ : state)
@@ -84,17 +104,9 @@ void BM_LlamaRmsNormBackward_FixedD(benchmark::State &state) {
     throw std::runtime_error(errors);
   cpu::CpuModule cpuModule = cpu::CpuModule::compile(module->source);
   std::vector<KernelLaunch> plan = planLaunches(module->kernels, kRows, kCols);
-  std::vector<uint16_t> x(kRows * kCols, 0x3f80), dy(kRows * kCols, 0x3f80),
-      gamma(kCols, 0x3f80), dx(kRows * kCols), dgamma(kCols);
-  std::vector<float> partials(partialRows(module->kernels, plan) * kCols);
-  KernelArgs args;
-  args.cols = kCols;
-  args.buffers = {
-      {"x", x.data()},           {"dy", dy.data()},
-      {"gamma", gamma.data()},   {"dx", dx.data()},
-      {"dgamma", dgamma.data()}, {"dgamma_partials", partials.data()}};
+  Buffers buffers(module->kernels, partialRows(module->kernels, plan));
   std::vector<std::unique_ptr<PackedArgs>> packed =
-      packLaunches(module->kernels, plan, args);
+      packLaunches(module->kernels, plan, buffers.args);
   cpu::LaunchOptions options;
   options.hostThreads = 1;
   for (auto _ : state)

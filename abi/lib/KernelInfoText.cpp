@@ -1,5 +1,7 @@
 //===- KernelInfoText.cpp - KernelLaunchInfo as one line of text ----------===//
+#include "normc/Abi/ElementType.h"
 #include "normc/Abi/KernelInfo.h"
+#include "normc/Abi/Number.h"
 #include "normc/Abi/Schedule.h"
 
 #include <algorithm>
@@ -42,12 +44,26 @@ std::optional<KernelParam::Kind> kindFrom(const std::string &name) {
   return std::nullopt;
 }
 
+/// A C identifier: what a kernel or parameter name must be.
+bool isIdentifier(const std::string &name) {
+  auto alpha = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  };
+  return !name.empty() && alpha(name[0]) &&
+         std::all_of(name.begin(), name.end(), [&](char c) {
+           return alpha(c) || (c >= '0' && c <= '9');
+         });
+}
+
+/// Every field between separators, empty ones included ("a," is "a", "").
 std::vector<std::string> split(const std::string &text, char sep) {
-  std::vector<std::string> parts;
-  std::string part;
-  std::istringstream in(text);
-  while (std::getline(in, part, sep))
-    parts.push_back(part);
+  std::vector<std::string> parts(1);
+  for (char c : text) {
+    if (c == sep)
+      parts.emplace_back();
+    else
+      parts.back().push_back(c);
+  }
   return parts;
 }
 } // namespace
@@ -78,48 +94,63 @@ std::string normc::toText(const KernelLaunchInfo &info) {
 std::optional<KernelLaunchInfo>
 normc::kernelInfoFromText(const std::string &text) {
   KernelLaunchInfo info;
-  try {
-    for (const std::string &field : split(text, ' ')) {
-      size_t eq = field.find('=');
-      if (eq == std::string::npos)
-        return std::nullopt;
-      std::string key = field.substr(0, eq), value = field.substr(eq + 1);
-      if (key == "name")
-        info.name = value;
-      else if (key == "cols")
-        info.cols = value == "runtime" ? std::nullopt
-                                       : std::optional(std::stoll(value));
-      else if (key == "block")
-        info.blockSize = std::stoll(value);
-      else if (key == "rows_per_block")
-        info.rowsPerBlock = std::stoll(value);
-      else if (key == "vector_width")
-        info.vectorWidth = std::stoll(value);
-      else if (key == "launch_order")
-        info.launchOrder = std::stoll(value);
-      else if (key == "cluster")
-        info.clusterSize = std::stoll(value);
-      else if (key == "group")
-        info.groupSize = std::stoll(value);
-      else if (key == "group_table")
-        info.groupTableElementBytes = std::stoll(value);
-      else if (key == "shared")
-        for (const std::string &bytes : split(value, ','))
-          info.sharedRowElementBytes.push_back(std::stoll(bytes));
-      else if (key == "params")
-        for (const std::string &param : split(value, ',')) {
-          std::vector<std::string> f = split(param + ":", ':');
-          std::optional<KernelParam::Kind> kind =
-              f.size() >= 4 ? kindFrom(f[1]) : std::nullopt;
-          if (!kind)
-            return std::nullopt;
-          info.params.push_back({*kind, f[0], f[2], f[3] == "w"});
-        }
-      else
-        return std::nullopt;
+  // Every number whole and every element type known: "64abc" is no number.
+  auto number = [](const std::string &text, int64_t &out) {
+    std::optional<int64_t> n = parseWholeNumber(text);
+    if (n)
+      out = *n;
+    return n.has_value();
+  };
+  for (const std::string &field : split(text, ' ')) {
+    size_t eq = field.find('=');
+    if (eq == std::string::npos)
+      return std::nullopt;
+    std::string key = field.substr(0, eq), value = field.substr(eq + 1);
+    bool ok = true;
+    if (key == "name") {
+      info.name = value;
+    } else if (key == "cols") {
+      int64_t cols = 0;
+      ok = value == "runtime" || number(value, cols);
+      if (value != "runtime")
+        info.cols = cols;
+    } else if (key == "block") {
+      ok = number(value, info.blockSize);
+    } else if (key == "rows_per_block") {
+      ok = number(value, info.rowsPerBlock);
+    } else if (key == "vector_width") {
+      ok = number(value, info.vectorWidth);
+    } else if (key == "launch_order") {
+      ok = number(value, info.launchOrder);
+    } else if (key == "cluster") {
+      ok = number(value, info.clusterSize);
+    } else if (key == "group") {
+      ok = number(value, info.groupSize);
+    } else if (key == "group_table") {
+      ok = number(value, info.groupTableElementBytes);
+    } else if (key == "shared") {
+      for (const std::string &bytes :
+           value.empty() ? std::vector<std::string>() : split(value, ','))
+        ok &= number(bytes, info.sharedRowElementBytes.emplace_back());
+    } else if (key == "params") {
+      for (const std::string &param : split(value, ',')) {
+        std::vector<std::string> f = split(param, ':');
+        std::optional<KernelParam::Kind> kind =
+            f.size() == 4 ? kindFrom(f[1]) : std::nullopt;
+        if (!kind || !isIdentifier(f[0]) || (f[3] != "r" && f[3] != "w"))
+          return std::nullopt;
+        KernelParam p{*kind, f[0], f[2], f[3] == "w"};
+        // A buffer's element type is one a host can size; an integer has
+        // none.
+        if (p.isBuffer() != elementTypeNamed(p.elementType).has_value())
+          return std::nullopt;
+        info.params.push_back(std::move(p));
+      }
+    } else {
+      return std::nullopt;
     }
-  } catch (const std::exception &) { // stoll on a malformed number
-    return std::nullopt;
+    if (!ok)
+      return std::nullopt;
   }
   // Text from a cache or a pack is checked like any input: nothing out of
   // what a launch allows reaches a launcher.
@@ -141,7 +172,7 @@ normc::kernelInfoFromText(const std::string &text) {
                            [](const KernelParam &p) {
                              return p.kind == KernelParam::Kind::Groups;
                            });
-  if (info.name.empty() || info.blockSize < 1 || info.blockSize > 1024 ||
+  if (!isIdentifier(info.name) || info.blockSize < 1 || info.blockSize > 1024 ||
       info.rowsPerBlock < 1 || info.rowsPerBlock > info.blockSize ||
       info.vectorWidth < 1 || info.vectorWidth > 16 || info.launchOrder < 0 ||
       (info.cols && (*info.cols < 1 || *info.cols > kMaxCols)) ||

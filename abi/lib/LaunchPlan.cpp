@@ -1,4 +1,5 @@
 //===- LaunchPlan.cpp - How a module's kernels are launched ---------------===//
+#include "normc/Abi/ElementType.h"
 #include "normc/Abi/KernelInfo.h"
 
 #include <algorithm>
@@ -75,10 +76,6 @@ normc::rowBytesPerElement(const std::vector<KernelLaunchInfo> &sequence) {
 }
 
 int64_t normc::elementBytes(const KernelParam &p) {
-  if (p.elementType.empty())
-    return 0;
-  return p.elementType == "f32"              ? 4
-         : p.elementType == "f64"            ? 8
-         : p.elementType.rfind("f8", 0) == 0 ? 1
-                                             : 2;
+  std::optional<ElementType> type = elementTypeNamed(p.elementType);
+  return type ? type->bytesFor(1) : 0;
 }

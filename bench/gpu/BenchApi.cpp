@@ -78,46 +78,24 @@ normc_bench_prepare(void *handle, long long d, long long rows, char *schedule,
   });
 }
 
-/// The forward on contiguous [rows, d] tensors; null for what the spec
-/// does not read or write. `stream` is a CUstream (null: the default one).
+/// Runs `program` ("forward", or the backward: Norm::backward picks the
+/// backward program whose signature names exactly these arguments) on
+/// `count` contiguous tensors named `names`, at `pointers`. `stream` is a
+/// CUstream (null: the default one). The first call for a shape tunes it on
+/// CUDA.
 __attribute__((visibility("default"))) int
-normc_bench_forward(void *handle, const void *x, const void *residual,
-                    const void *gamma, const void *beta, void *y,
-                    void *residualOut, long long rows, long long d,
-                    void *stream, char *error, int errorSize) {
+normc_bench_run(void *handle, const char *program, int count,
+                const char *const *names, void *const *pointers, long long rows,
+                long long d, void *stream, char *error, int errorSize) {
   return guarded(error, errorSize, [&] {
-    normc::ForwardArgs a;
-    a.rows = rows;
-    a.d = d;
-    a.x = x;
-    a.residual = residual;
-    a.gamma = gamma;
-    a.beta = beta;
-    a.y = y;
-    a.residualOut = residualOut;
-    static_cast<Handle *>(handle)->norm.forward(a, stream);
-  });
-}
-
-/// The backward (statistics recomputed) on contiguous tensors: dx [rows, d]
-/// and, where the spec has gamma and beta, dgamma and dbeta [d]. The first
-/// call for a shape tunes it on CUDA.
-__attribute__((visibility("default"))) int
-normc_bench_backward(void *handle, const void *x, const void *gamma,
-                     const void *dy, void *dx, void *dgamma, void *dbeta,
-                     long long rows, long long d, void *stream, char *error,
-                     int errorSize) {
-  return guarded(error, errorSize, [&] {
-    normc::BackwardArgs a;
-    a.rows = rows;
-    a.d = d;
-    a.x = x;
-    a.gamma = gamma;
-    a.dy = dy;
-    a.dx = dx;
-    a.dgamma = dgamma;
-    a.dbeta = dbeta;
-    static_cast<Handle *>(handle)->norm.backward(a, stream);
+    normc::Arguments a(rows, d);
+    for (int i = 0; i < count; ++i)
+      a.set(names[i], pointers[i]);
+    const normc::Norm &norm = static_cast<Handle *>(handle)->norm;
+    if (std::string(program) == "forward")
+      norm.forward(a, stream);
+    else
+      norm.backward(a, stream);
   });
 }
 }

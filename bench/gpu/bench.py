@@ -78,10 +78,9 @@ class Normc:
         self.lib.normc_bench_prepare.argtypes = [
             ctypes.c_void_p, ctypes.c_longlong, ctypes.c_longlong,
             ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int]
-        self.lib.normc_bench_forward.argtypes = [ctypes.c_void_p] * 7 + [
-            ctypes.c_longlong, ctypes.c_longlong, ctypes.c_void_p,
-            ctypes.c_char_p, ctypes.c_int]
-        self.lib.normc_bench_backward.argtypes = [ctypes.c_void_p] * 7 + [
+        self.lib.normc_bench_run.argtypes = [
+            ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int,
+            ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(ctypes.c_void_p),
             ctypes.c_longlong, ctypes.c_longlong, ctypes.c_void_p,
             ctypes.c_char_p, ctypes.c_int]
         self.packs, self.device, self.cache = packs, device, cache
@@ -111,21 +110,16 @@ class Normc:
             raise RuntimeError(err.value.decode())
         return schedule.value.decode()
 
-    def forward(self, handle, x, gamma, beta, y, stream):
+    def run(self, handle, program, rows, d, stream, **tensors):
+        """`program` on the tensors by argument name (None: absent)."""
+        present = {k: t for k, t in tensors.items() if t is not None}
+        names = (ctypes.c_char_p * len(present))(*(k.encode() for k in present))
+        pointers = (ctypes.c_void_p * len(present))(
+            *(t.data_ptr() for t in present.values()))
         err = self._error()
-        ptr = lambda t: ctypes.c_void_p(t.data_ptr()) if t is not None else None
-        if self.lib.normc_bench_forward(
-                handle, ptr(x), None, ptr(gamma), ptr(beta), ptr(y), None,
-                x.shape[0], x.shape[1], ctypes.c_void_p(stream), err, 4096):
-            raise RuntimeError(err.value.decode())
-
-    def backward(self, handle, x, gamma, dy, dx, dgamma, dbeta, stream):
-        err = self._error()
-        ptr = lambda t: ctypes.c_void_p(t.data_ptr()) if t is not None else None
-        if self.lib.normc_bench_backward(
-                handle, ptr(x), ptr(gamma), ptr(dy), ptr(dx), ptr(dgamma),
-                ptr(dbeta), x.shape[0], x.shape[1], ctypes.c_void_p(stream),
-                err, 4096):
+        if self.lib.normc_bench_run(handle, program.encode(), len(present),
+                                    names, pointers, rows, d,
+                                    ctypes.c_void_p(stream), err, 4096):
             raise RuntimeError(err.value.decode())
 
     def close(self):
@@ -252,10 +246,13 @@ def measure_shape(ctx, norm, dtype, rows, d):
             h = normc.open(norm, dtype, d)
             if direction == "forward":
                 row["normc_schedule"] = normc.prepare(h, rows, d)
-                run = lambda: normc.forward(h, x, w, b, y, stream())
+                run = lambda: normc.run(h, "forward", rows, d, stream(), x=x, gamma=w,
+                                       beta=b, y=y)
                 got, want = y, lambda: ctx["impls"]["torch"][norm](x, w, b)
             else:
-                run = lambda: normc.backward(h, x, w, dy, dx, dw, db, stream())
+                run = lambda: normc.run(h, "backward", rows, d, stream(), x=x,
+                                       gamma=w, dy=dy, dx=dx, dgamma=dw,
+                                       dbeta=db)
                 got = dx
 
                 def want():

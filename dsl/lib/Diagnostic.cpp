@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "normc/Dsl/Diagnostic.h"
+#include "normc/Abi/Printable.h"
 
 #include <algorithm>
 
@@ -23,7 +24,8 @@ std::string_view toString(Severity s) {
 }
 
 std::string Diagnostic::str() const {
-  std::string out = loc.file;
+  // What a user wrote (a file name, a key, a string) is echoed escaped.
+  std::string out = printable(loc.file);
   if (loc.line != 0) {
     if (!out.empty())
       out += ':';
@@ -35,7 +37,7 @@ std::string Diagnostic::str() const {
     out += ": ";
   out += toString(severity);
   out += ": ";
-  out += message;
+  out += printable(message);
   return out;
 }
 

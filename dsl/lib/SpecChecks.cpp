@@ -63,7 +63,7 @@ void checkSpec(const Spec &spec, std::vector<Diagnostic> &diags) {
           "'normalized' can be \"params\" only with a gain or a bias (there "
           "are no params to round to)");
 
-  // Contract section 7: [quantize] belongs to an fp8 output.
+  // [quantize] belongs to an fp8 output (docs/fp8.md).
   const bool fp8 = spec.quantized();
   for (const SourceLoc *written :
        {&spec.quantizeScale.loc, &spec.quantizeBlock.loc})

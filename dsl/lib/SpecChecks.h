@@ -1,7 +1,7 @@
 //===- SpecChecks.h - Rules relating several spec keys --------------------===//
 //
-// The combinations contract section 1 rejects, and the legal but risky ones
-// normc warns about.
+// The combinations docs/spec.md rejects, and the legal but risky ones normc
+// warns about.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NORMC_DSL_LIB_SPECCHECKS_H

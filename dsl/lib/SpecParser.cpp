@@ -17,25 +17,6 @@
 
 namespace normc::dsl {
 
-/// `s` with control characters escaped: TOML++ quotes the offending input
-/// in some messages ("saw 'tru\n'"), and a diagnostic is one line.
-static std::string escapeControls(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20) {
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\x%02x", u);
-      out += buf;
-    }
-  }
-  return out;
-}
-
 /// Parses TOML text, turning a syntax error into a diagnostic. TOML++
 /// reports errors by exception or by result object depending on whether
 /// this file is compiled with exceptions.
@@ -46,7 +27,7 @@ static std::optional<toml::table> parseToml(std::string_view text,
     const toml::source_position &p = e.source().begin;
     diags.push_back({Severity::Error,
                      {file, p.line, p.column},
-                     escapeControls(e.description())});
+                     std::string(e.description())});
   };
 #if TOML_EXCEPTIONS
   try {

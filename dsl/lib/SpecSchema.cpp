@@ -1,7 +1,8 @@
 //===- SpecSchema.cpp - The keys a spec may contain -----------------------===//
 //
-// Contract section 1 as data. Defaults live in Spec's member initializers;
-// this file only says which key fills which field and what it accepts.
+// The keys of docs/spec.md as data. Defaults live in Spec's member
+// initializers; this file only says which key fills which field and what it
+// accepts.
 //
 //===----------------------------------------------------------------------===//
 #include "SpecSchema.h"

@@ -1,8 +1,8 @@
 //===- SpecSchema.h - The keys a spec may contain -------------------------===//
 //
-// One table-driven description of contract section 1: each TOML table, its
-// keys, the Spec field each key fills, and the values it accepts. The reader
-// walks this instead of hand-writing a branch per key.
+// One table-driven description of the spec language (docs/spec.md): each
+// TOML table, its keys, the Spec field each key fills, and the values it
+// accepts. The reader walks this instead of hand-writing a branch per key.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NORMC_DSL_LIB_SPECSCHEMA_H
@@ -48,7 +48,7 @@ struct TableSchema {
   std::vector<KeySchema> keys;
 };
 
-/// The tables of a spec in the order the contract lists them. The top-level
+/// The tables of a spec in the order docs/spec.md lists them. The top-level
 /// key `name` is not among them.
 const std::vector<TableSchema> &specTables();
 

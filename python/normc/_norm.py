@@ -1,8 +1,7 @@
-"""normc.Norm: a spec, callable on tensors (contract section 6)."""
-import dataclasses
+"""normc.Norm: a spec, callable on tensors (docs/python.md)."""
 import hashlib
 import os
-from typing import List, Optional, Union
+from typing import Dict, List, Optional, Union
 
 import torch
 from torch import Tensor
@@ -63,32 +62,6 @@ def _read_spec(spec) -> "tuple[str, str]":
                      f"name (shipped: {', '.join(shipped_specs())})")
 
 
-@dataclasses.dataclass(frozen=True)
-class Signature:
-    """What a spec reads and writes (storage types spelled as in specs)."""
-    input: str
-    output: str
-    params: str
-    residual: bool
-    gamma: bool
-    beta: bool
-    residual_out: bool
-    mean: bool
-    rstd: bool
-    centered: bool
-    scaled: bool
-    gain_offset: float
-    quantize_scale: str
-    quantize_block: int
-    canonical: str
-
-    @classmethod
-    def of(cls, native) -> "Signature":
-        # A plain Python copy: torch.compile traces attribute reads of it.
-        return cls(**{f.name: getattr(native, f.name)
-                      for f in dataclasses.fields(cls)})
-
-
 def _check_tensor(name: str, t, like: Optional[Tensor], dtype: torch.dtype,
                   shape) -> None:
     if not isinstance(t, Tensor):
@@ -108,24 +81,27 @@ class Norm:
 
     `spec` is a path to a TOML spec, its text, or the name of a shipped spec
     (normc.shipped_specs()). An invalid spec is a ValueError with normc's
-    positioned diagnostics. Calls return y, or the tuple (y, residual_out,
-    mean, rstd) of what the spec stores; they are differentiable with
-    respect to x, residual, gamma and beta. With an fp8 output (contract
-    section 7) y is torch.float8_e4m3fn or torch.float8_e5m2 and the tuple
-    is (y, scale or amax, residual_out, mean, rstd), block scales of shape
-    [..., ceil(d / block)]; a static scale is the
-    keyword `scale`, a float32 tensor of shape [1]. fp8 outputs have no
-    backward.
+    positioned diagnostics. The call takes the inputs of the spec's forward
+    by name (`norm.signature.inputs`; x first, of shape [..., d]) and returns
+    its outputs in the signature's order: y alone, or the tuple (y, the fp8
+    scale or amax, residual_out, mean, rstd) of what the spec writes (docs/
+    python.md). Calls are differentiable with respect to every input the
+    backward has a gradient for (x, residual, gamma, beta); fp8 outputs have
+    no backward.
     """
 
     def __init__(self, spec: Union[str, os.PathLike]):
         text, file_name = _read_spec(spec)
         kernel = _runtime.runtime(torch.device("cpu")).load_spec(text, file_name)
-        self.signature = Signature.of(kernel.signature)
+        self._kernel = kernel
         self.name = kernel.name
+        self.canonical = kernel.canonical
+        self.gain_offset = kernel.gain_offset
+        self.signature = _op.Signature.of(kernel.signature("forward"))
+        self._backward_signatures = None
         # One key per canonical spec: equal specs share their kernels, and
         # the key is the same in every process (torch.compile caches).
-        digest = hashlib.sha256(self.signature.canonical.encode()).hexdigest()[:16]
+        digest = hashlib.sha256(self.canonical.encode()).hexdigest()[:16]
         self.key = f"{self.name}-{digest}"
         _op.registry.setdefault(self.key, self)
         _runtime.remember(self.key, text, file_name, kernel)
@@ -133,51 +109,46 @@ class Norm:
     def __repr__(self) -> str:
         return f"normc.Norm({self.name!r})"
 
-    def __call__(self, x: Tensor, *, residual: Optional[Tensor] = None,
-                 gamma: Optional[Tensor] = None, beta: Optional[Tensor] = None,
-                 scale: Optional[Tensor] = None):
+    def backward_signatures(self) -> Dict[str, "_op.Signature"]:
+        """The signature of each backward program (empty without one)."""
+        if self._backward_signatures is None:
+            self._backward_signatures = {
+                p: _op.Signature.of(self._kernel.signature(p))
+                for p in self._kernel.backward_programs()}
+        return self._backward_signatures
+
+    def no_backward_reason(self) -> str:
+        try:
+            self._kernel.signature("backward")
+        except Exception as e:  # the compiler's reason
+            return str(e)
+        return "none"
+
+    def __call__(self, x: Tensor, **inputs: Optional[Tensor]):
         sig = self.signature
         if not isinstance(x, Tensor):
             raise TypeError(f"x must be a torch.Tensor, got {type(x).__name__}")
         if x.dim() < 1 or x.shape[-1] < 1:
             raise ValueError(f"x must have shape [..., d] with d >= 1, got {list(x.shape)}")
-        d = x.shape[-1]
-        _check_tensor("x", x, None, _op.DTYPES[sig.input], x.shape)
-        for name, value, wanted, dtype, shape in (
-                ("residual", residual, sig.residual, sig.input, x.shape),
-                ("gamma", gamma, sig.gamma, sig.params, (d,)),
-                ("beta", beta, sig.beta, sig.params, (d,))):
-            if wanted and value is None:
-                raise ValueError(f"{name} is required by spec '{self.name}'")
-            if not wanted and value is not None:
-                raise ValueError(f"{name} is not an input of spec '{self.name}'")
-            if value is not None:
-                _check_tensor(name, value, x, _op.DTYPES[dtype], shape)
-        static = sig.quantize_scale == "static"
-        if static and scale is None:
-            raise ValueError(f"scale is required by spec '{self.name}' "
-                             "([quantize] scale = \"static\")")
-        if not static and scale is not None:
-            raise ValueError(f"scale is not an input of spec '{self.name}'")
-        if scale is not None:
-            _check_tensor("scale", scale, x, torch.float32, (1,))
+        lead, d = x.shape[:-1], x.shape[-1]
+        first, rest = sig.inputs[0], sig.inputs[1:]
+        _check_tensor(first.name, x, None, first.dtype, x.shape)
+        for name, value in inputs.items():
+            if value is not None and sig.get(name) not in rest:
+                raise ValueError(f"{name} is not an input of spec '{self.name}' "
+                                 f"(it reads {', '.join(a.name for a in sig.inputs)})")
+        tensors = [x]
+        for a in rest:
+            value = inputs.get(a.name)
+            if value is None:
+                raise ValueError(f"{a.name} is required by spec '{self.name}'")
+            _check_tensor(a.name, value, x, a.dtype, a.shape(lead, d))
+            tensors.append(value)
         # Without autograd in eager mode the dispatcher adds nothing but its
         # cost, about 17 us a call (bench/python_overhead.py); torch.compile
         # and autograd go through the custom op.
         direct = not torch.compiler.is_compiling() and not (
-            torch.is_grad_enabled() and any(
-                t is not None and t.requires_grad for t in (x, residual, gamma, beta)))
+            torch.is_grad_enabled() and any(t.requires_grad for t in tensors))
         op = _op.forward_impl if direct else torch.ops.normc.forward
-        y, quantized, residual_out, mean, rstd = op(
-            self.key, x, residual, gamma, beta, scale)
-        outputs = [y]
-        if sig.quantize_scale:
-            outputs.append(quantized)
-        if sig.residual_out:
-            outputs.append(residual_out)
-        if sig.mean:
-            outputs.append(mean)
-        if sig.rstd:
-            outputs.append(rstd)
+        outputs = op(self.key, tensors)
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
-

@@ -1,14 +1,17 @@
 """The torch.library custom ops normc::forward and normc::backward.
 
 Both take the spec as a key into the registry of loaded specs (a string, so
-torch.compile can trace them as graph constants) and return a fixed tuple
-of tensors (forward: y, the fp8 scale or amax, residual_out, mean, rstd):
-absent outputs are empty tensors, so that every spec has the same schema.
-The fake (meta) implementations give torch.compile the output shapes; the
-autograd formula calls normc::backward, which runs the backward kernels
-derived from the spec (docs/backward.md).
+torch.compile can trace it as a graph constant) and the input tensors of a
+program in the order of its signature (normc.Signature), and return its
+outputs in that order: nothing here knows which tensors a spec has. The fake
+(meta) implementations give torch.compile the output shapes from the
+signature; the autograd formula calls normc::backward with the backward
+program the saved tensors allow (docs/backward.md), pairing each argument
+`dNAME` with NAME: the gradient arriving at an output, or the one leaving
+for an input.
 """
-from typing import Dict, Optional, Tuple
+import dataclasses
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import torch
 from torch import Tensor
@@ -22,6 +25,50 @@ DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
           "f8e4m3": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2}
 
 
+@dataclasses.dataclass(frozen=True)
+class Argument:
+    """One argument of a program: its name, dtype and dimensions ("rows",
+    "d", "groups" of `group_size` features, "1"), and whether the kernels
+    write it."""
+    name: str
+    element_type: str
+    dims: Tuple[str, ...]
+    group_size: int
+    written: bool
+    strided: bool
+
+    @property
+    def dtype(self) -> torch.dtype:
+        return DTYPES[self.element_type]
+
+    def shape(self, lead: Sequence[int], d: int) -> Tuple[int, ...]:
+        """Its shape for rows of leading shape `lead` and hidden size d."""
+        sizes = {"d": (d,), "1": (1,), "rows": tuple(lead),
+                 "groups": ((d + self.group_size - 1) // max(self.group_size, 1),)}
+        return sum((sizes[dim] for dim in self.dims), ())
+
+
+class Signature(tuple):
+    """A program's arguments in their kernels' order."""
+
+    @classmethod
+    def of(cls, native) -> "Signature":
+        # Plain Python copies: torch.compile traces attribute reads of them.
+        return cls(Argument(a.name, a.element_type, tuple(a.dims), a.group_size,
+                            a.written, a.strided) for a in native)
+
+    @property
+    def inputs(self) -> Tuple[Argument, ...]:
+        return tuple(a for a in self if not a.written)
+
+    @property
+    def outputs(self) -> Tuple[Argument, ...]:
+        return tuple(a for a in self if a.written)
+
+    def get(self, name: str) -> Optional[Argument]:
+        return next((a for a in self if a.name == name), None)
+
+
 def rows_view(t: Tensor, d: int) -> Tensor:
     """t as [rows, d] with unit feature stride: a view where one exists
     (row strides are passed to the kernels), else a contiguous copy."""
@@ -31,75 +78,40 @@ def rows_view(t: Tensor, d: int) -> Tensor:
     return rows
 
 
-class _Launch:
-    """The addresses and row strides of one launch's tensors; it holds the
-    views and copies it makes until the launch is done with them."""
-
-    def __init__(self):
-        self.keep = []
-
-    def rows(self, t: Optional[Tensor], d: int) -> Tuple[int, int]:
-        if t is None:
-            return 0, 0
-        rows = rows_view(t, d)
-        self.keep.append(rows)
-        return rows.data_ptr(), rows.stride(0)
-
-    def vector(self, t: Optional[Tensor]) -> int:
-        if t is None or t.numel() == 0:  # absent (an empty output)
-            return 0
-        t = t.contiguous()
-        self.keep.append(t)
-        return t.data_ptr()
-
-
 def _stream(t: Tensor) -> int:
     return torch.cuda.current_stream(t.device).cuda_stream if t.is_cuda else 0
 
 
-def _absent(like: Tensor) -> Tensor:
-    return like.new_empty(0)
+def _outputs(sig: Signature, x: Tensor) -> List[Tensor]:
+    lead, d = x.shape[:-1], x.shape[-1]
+    return [x.new_empty(a.shape(lead, d), dtype=a.dtype) for a in sig.outputs]
 
 
-def _forward_outputs(key: str, x: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
-    sig = registry[key].signature
-    lead = x.shape[:-1]
-    y = x.new_empty(x.shape, dtype=DTYPES[sig.output])
-    residual_out = x.new_empty(x.shape) if sig.residual_out else _absent(x)
-    stat = lambda on: x.new_empty(lead, dtype=torch.float32) if on else _absent(x)
-    # An fp8 output's per-row scale, or with a static scale its amax; block
-    # scales are [..., ceil(d / block)].
-    if sig.quantize_block:
-        block = sig.quantize_block
-        groups = (x.shape[-1] + block - 1) // block
-        scale = x.new_empty((*lead, groups), dtype=torch.float32)
-    else:
-        scale = stat(bool(sig.quantize_scale))
-    return (y, scale, residual_out, stat(sig.mean), stat(sig.rstd))
-
-
-def forward_impl(
-    key: str,
-    x: Tensor,
-    residual: Optional[Tensor],
-    gamma: Optional[Tensor],
-    beta: Optional[Tensor],
-    static_scale: Optional[Tensor],
-) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
-    y, scale, residual_out, mean, rstd = _forward_outputs(key, x)
+def _run(key: str, program: str, sig: Signature, tensors: Sequence[Optional[Tensor]]
+         ) -> List[Tensor]:
+    """Runs `program` on its inputs (in signature order); its outputs."""
+    x = tensors[0]
     d = x.shape[-1]
     rows = x.numel() // d
-    if rows:
-        a = _Launch()
-        static = registry[key].signature.quantize_scale == "static"
-        _runtime.kernel(key, x.device).forward(
-            rows, d, *a.rows(x, d), *a.rows(residual, d), a.vector(gamma),
-            a.vector(beta), a.vector(y), a.vector(residual_out), a.vector(mean),
-            a.vector(rstd), _stream(x),
-            scale=0 if static else a.vector(scale),
-            static_scale=a.vector(static_scale),
-            amax=a.vector(scale) if static else 0)
-    return y, scale, residual_out, mean, rstd
+    outputs = _outputs(sig, x)
+    by_name = {}
+    keep = []  # views and copies live until the launch is done
+    for a, t in zip(sig.inputs + sig.outputs, list(tensors) + outputs):
+        if t is None:
+            continue
+        if a.strided:
+            t = rows_view(t, d)
+            by_name[a.name] = (t.data_ptr(), t.stride(0))
+        else:
+            t = t.contiguous()
+            by_name[a.name] = (t.data_ptr(), 0)
+        keep.append(t)
+    _runtime.kernel(key, x.device).run(program, rows, d, by_name, _stream(x))
+    return outputs
+
+
+def forward_impl(key: str, inputs: List[Optional[Tensor]]) -> List[Tensor]:
+    return _run(key, "forward", registry[key].signature, inputs)
 
 
 forward = torch.library.custom_op(
@@ -107,43 +119,13 @@ forward = torch.library.custom_op(
 
 
 @forward.register_fake
-def _(key, x, residual, gamma, beta, static_scale):
-    return _forward_outputs(key, x)
+def _(key, inputs):
+    return _outputs(registry[key].signature, inputs[0])
 
 
-def _backward_outputs(key: str, x: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
-    sig = registry[key].signature
-    d = x.shape[-1]
-    dx = x.new_empty(x.shape)
-    dresidual = x.new_empty(x.shape) if sig.residual else _absent(x)
-    param = lambda on: x.new_empty(d, dtype=DTYPES[sig.params]) if on else _absent(x)
-    return dx, dresidual, param(sig.gamma), param(sig.beta)
-
-
-def backward_impl(
-    key: str,
-    x: Tensor,
-    residual: Optional[Tensor],
-    gamma: Optional[Tensor],
-    dy: Tensor,
-    dresidual_out: Optional[Tensor],
-    mean: Optional[Tensor],
-    rstd: Optional[Tensor],
-) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
-    dx, dresidual, dgamma, dbeta = _backward_outputs(key, x)
-    d = x.shape[-1]
-    rows = x.numel() // d
-    if rows == 0:  # no rows: sums of nothing
-        dgamma.zero_()
-        dbeta.zero_()
-        return dx, dresidual, dgamma, dbeta
-    a = _Launch()
-    _runtime.kernel(key, x.device).backward(
-        rows, d, *a.rows(x, d), *a.rows(residual, d), a.vector(gamma),
-        *a.rows(dy, d), *a.rows(dresidual_out, d), a.vector(mean), a.vector(rstd),
-        a.vector(dx), a.vector(dresidual), a.vector(dgamma), a.vector(dbeta),
-        _stream(x))
-    return dx, dresidual, dgamma, dbeta
+def backward_impl(key: str, program: str, inputs: List[Optional[Tensor]]
+                  ) -> List[Tensor]:
+    return _run(key, program, registry[key].backward_signatures()[program], inputs)
 
 
 backward = torch.library.custom_op(
@@ -151,37 +133,44 @@ backward = torch.library.custom_op(
 
 
 @backward.register_fake
-def _(key, x, residual, gamma, dy, dresidual_out, mean, rstd):
-    return _backward_outputs(key, x)
+def _(key, program, inputs):
+    return _outputs(registry[key].backward_signatures()[program], inputs[0])
 
 
 def _setup_context(ctx, inputs, output):
-    key, x, residual, gamma, _, _ = inputs
-    _, _, _, mean, rstd = output
-    sig = registry[key].signature
+    key, tensors = inputs
     ctx.key = key
-    # Saved statistics spare the backward their recomputation.
-    ctx.save_for_backward(
-        x, residual, gamma,
-        mean if sig.mean else None,
-        rstd if sig.rstd and sig.scaled else None)
+    ctx.n_inputs = len(tensors)
+    ctx.save_for_backward(*tensors, *output)
 
 
-def _backward(ctx, dy, dscale, dresidual_out, dmean, drstd):
-    # The saved statistics and scales are outputs without a gradient
-    # (docs/python.md).
-    x, residual, gamma, mean, rstd = ctx.saved_tensors
-    sig = registry[ctx.key].signature
-    if sig.quantize_scale:
-        raise RuntimeError(f"normc: spec '{registry[ctx.key].name}' has an fp8 "
-                           f"output ({sig.output}), which has no backward "
-                           "(contract section 7)")
-    dx, dresidual, dgamma, dbeta = backward(
-        ctx.key, x, residual, gamma, dy,
-        dresidual_out if sig.residual_out else None, mean, rstd)
-    return (None, dx, dresidual if sig.residual else None,
-            dgamma if sig.gamma else None, dbeta if sig.beta else None, None)
+def _backward(ctx, grads):
+    norm = registry[ctx.key]
+    saved = ctx.saved_tensors
+    fwd = norm.signature
+    # What a backward program may read: the forward's inputs and outputs by
+    # name, and dNAME, the gradient arriving at output NAME.
+    known = {a.name: t for a, t in zip(fwd.inputs, saved[:ctx.n_inputs])}
+    known.update((a.name, t) for a, t in zip(fwd.outputs, saved[ctx.n_inputs:]))
+    known.update(("d" + a.name, g) for a, g in zip(fwd.outputs, grads))
+    known = {k: v for k, v in known.items() if v is not None}
+    programs = norm.backward_signatures()
+    if not programs:
+        raise RuntimeError(f"normc: spec '{norm.name}' has no backward: "
+                           f"{norm.no_backward_reason()}")
+    # The program that reads the most of what is known (the saved statistics
+    # spare their recomputation).
+    program, sig = max(
+        ((p, s) for p, s in programs.items()
+         if all(a.name in known for a in s.inputs)),
+        key=lambda ps: len(ps[1].inputs), default=(None, None))
+    if program is None:
+        raise RuntimeError(f"normc: no backward of '{norm.name}' can run on "
+                           f"what the forward saved ({', '.join(known)})")
+    outs = backward(ctx.key, program, [known[a.name] for a in sig.inputs])
+    made = {a.name: t for a, t in zip(sig.outputs, outs)}
+    # The gradient leaving for input NAME is the output dNAME.
+    return None, [made.get("d" + a.name) for a in fwd.inputs]
 
 
 torch.library.register_autograd("normc::forward", _backward, setup_context=_setup_context)
-

@@ -36,13 +36,12 @@ class Normalization(torch.nn.Module):
         super().__init__()
         self.norm = spec if isinstance(spec, Norm) else Norm(spec)
         self.d = d
-        sig = self.norm.signature
-        params = DTYPES[sig.params]
-        fill = 0.0 if sig.gain_offset != 0 else 1.0
-        self.weight = torch.nn.Parameter(
-            torch.full((d,), fill, dtype=params, device=device)) if sig.gamma else None
+        gamma, beta = self.norm.signature.get("gamma"), self.norm.signature.get("beta")
+        fill = 0.0 if self.norm.gain_offset != 0 else 1.0
+        self.weight = torch.nn.Parameter(torch.full(
+            (d,), fill, dtype=gamma.dtype, device=device)) if gamma else None
         self.bias = torch.nn.Parameter(
-            torch.zeros(d, dtype=params, device=device)) if sig.beta else None
+            torch.zeros(d, dtype=beta.dtype, device=device)) if beta else None
 
     def extra_repr(self) -> str:
         return f"{self.norm.name!r}, d={self.d}"

@@ -10,6 +10,8 @@
 #include "normc/normc.h"
 
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -42,66 +44,33 @@ normc::Norm loadSpec(normc::Runtime &runtime, const std::string &toml,
   }
 }
 
-/// The fields ForwardArgs and BackwardArgs share.
-template <typename Args>
-Args rowArgs(int64_t rows, int64_t d, uintptr_t x, int64_t xStride,
-             uintptr_t residual, int64_t residualStride, uintptr_t gamma) {
-  Args a;
-  a.rows = rows;
-  a.d = d;
-  a.x = pointer<const void>(x);
-  a.xStride = xStride;
-  a.residual = pointer<const void>(residual);
-  a.residualStride = residualStride;
-  a.gamma = pointer<const void>(gamma);
-  return a;
+/// Runs `program` on tensors by argument name: (address, row stride in
+/// elements, 0 for d); the backward's program is the one whose signature
+/// names exactly these arguments.
+void run(const normc::Norm &norm, const std::string &program, int64_t rows,
+         int64_t d,
+         const std::map<std::string, std::pair<uintptr_t, int64_t>> &tensors,
+         uintptr_t stream, const std::string &schedule) {
+  normc::Arguments a(rows, d);
+  for (const auto &[name, tensor] : tensors)
+    a.set(name, pointer<const void>(tensor.first), tensor.second);
+  void *on = pointer<void>(stream);
+  if (program == "forward")
+    schedule.empty() ? norm.forward(a, on) : norm.forwardWith(schedule, a, on);
+  else
+    schedule.empty() ? norm.backward(a, on)
+                     : norm.backwardWith(schedule, a, on);
 }
 
-void forward(const normc::Norm &norm, int64_t rows, int64_t d, uintptr_t x,
-             int64_t xStride, uintptr_t residual, int64_t residualStride,
-             uintptr_t gamma, uintptr_t beta, uintptr_t y,
-             uintptr_t residualOut, uintptr_t mean, uintptr_t rstd,
-             uintptr_t stream, const std::string &schedule, uintptr_t scale,
-             uintptr_t staticScale, uintptr_t amax) {
-  auto a = rowArgs<normc::ForwardArgs>(rows, d, x, xStride, residual,
-                                       residualStride, gamma);
-  a.beta = pointer<const void>(beta);
-  a.y = pointer<void>(y);
-  a.residualOut = pointer<void>(residualOut);
-  a.mean = pointer<float>(mean);
-  a.rstd = pointer<float>(rstd);
-  a.scale = pointer<float>(scale);
-  a.staticScale = pointer<const float>(staticScale);
-  a.amax = pointer<float>(amax);
-  if (schedule.empty())
-    norm.forward(a, pointer<void>(stream));
-  else
-    norm.forwardWith(schedule, a, pointer<void>(stream));
-}
-
-void backward(const normc::Norm &norm, int64_t rows, int64_t d, uintptr_t x,
-              int64_t xStride, uintptr_t residual, int64_t residualStride,
-              uintptr_t gamma, uintptr_t dy, int64_t dyStride,
-              uintptr_t dresidualOut, int64_t dresidualOutStride,
-              uintptr_t mean, uintptr_t rstd, uintptr_t dx, uintptr_t dresidual,
-              uintptr_t dgamma, uintptr_t dbeta, uintptr_t stream,
-              const std::string &schedule) {
-  auto a = rowArgs<normc::BackwardArgs>(rows, d, x, xStride, residual,
-                                        residualStride, gamma);
-  a.dy = pointer<const void>(dy);
-  a.dyStride = dyStride;
-  a.dresidualOut = pointer<const void>(dresidualOut);
-  a.dresidualOutStride = dresidualOutStride;
-  a.mean = pointer<const float>(mean);
-  a.rstd = pointer<const float>(rstd);
-  a.dx = pointer<void>(dx);
-  a.dresidual = pointer<void>(dresidual);
-  a.dgamma = pointer<void>(dgamma);
-  a.dbeta = pointer<void>(dbeta);
-  if (schedule.empty())
-    norm.backward(a, pointer<void>(stream));
-  else
-    norm.backwardWith(schedule, a, pointer<void>(stream));
+/// An argument's dimensions as text: "rows", "d", "groups", "1".
+std::vector<std::string> dimsOf(const normc::Argument &argument) {
+  std::vector<std::string> out;
+  for (normc::Argument::Dim dim : argument.dims)
+    out.push_back(dim == normc::Argument::Dim::Rows     ? "rows"
+                  : dim == normc::Argument::Dim::D      ? "d"
+                  : dim == normc::Argument::Dim::Groups ? "groups"
+                                                        : "1");
+  return out;
 }
 
 } // namespace
@@ -113,37 +82,26 @@ NB_MODULE(_normc, m) {
   // that is by design, not a leak to report.
   nb::set_leak_warnings(false);
 
-  nb::class_<normc::NormSignature>(m, "Signature")
-      .def_ro("input", &normc::NormSignature::input)
-      .def_ro("output", &normc::NormSignature::output)
-      .def_ro("params", &normc::NormSignature::params)
-      .def_ro("residual", &normc::NormSignature::residual)
-      .def_ro("gamma", &normc::NormSignature::gamma)
-      .def_ro("beta", &normc::NormSignature::beta)
-      .def_ro("residual_out", &normc::NormSignature::residualOut)
-      .def_ro("mean", &normc::NormSignature::mean)
-      .def_ro("rstd", &normc::NormSignature::rstd)
-      .def_ro("centered", &normc::NormSignature::centered)
-      .def_ro("scaled", &normc::NormSignature::scaled)
-      .def_ro("gain_offset", &normc::NormSignature::gainOffset)
-      .def_ro("quantize_scale", &normc::NormSignature::quantizeScale)
-      .def_ro("quantize_block", &normc::NormSignature::quantizeBlock)
-      .def_ro("canonical", &normc::NormSignature::canonical);
+  // One argument of a program's signature (normc/Abi/Signature.h).
+  nb::class_<normc::Argument>(m, "Argument")
+      .def_ro("name", &normc::Argument::name)
+      .def_ro("element_type", &normc::Argument::elementType)
+      .def_prop_ro("dims", &dimsOf)
+      .def_ro("group_size", &normc::Argument::groupSize)
+      .def_ro("written", &normc::Argument::written)
+      .def_ro("strided", &normc::Argument::strided);
 
   // Addresses are integers (tensor.data_ptr()), 0 for an absent argument;
   // strides in elements, 0 for d. An empty schedule means the tuned one.
   nb::class_<normc::Norm>(m, "Kernel")
       .def_prop_ro("name", &normc::Norm::name)
-      .def_prop_ro("signature", &normc::Norm::signature)
-      .def("forward", &forward, "rows"_a, "d"_a, "x"_a, "x_stride"_a,
-           "residual"_a, "residual_stride"_a, "gamma"_a, "beta"_a, "y"_a,
-           "residual_out"_a, "mean"_a, "rstd"_a, "stream"_a, "schedule"_a = "",
-           "scale"_a = 0, "static_scale"_a = 0, "amax"_a = 0,
+      .def_prop_ro("canonical", &normc::Norm::canonical)
+      .def_prop_ro("gain_offset", &normc::Norm::gainOffset)
+      .def("signature", &normc::Norm::signature, "program"_a = "forward",
            nb::call_guard<nb::gil_scoped_release>())
-      .def("backward", &backward, "rows"_a, "d"_a, "x"_a, "x_stride"_a,
-           "residual"_a, "residual_stride"_a, "gamma"_a, "dy"_a, "dy_stride"_a,
-           "dresidual_out"_a, "dresidual_out_stride"_a, "mean"_a, "rstd"_a,
-           "dx"_a, "dresidual"_a, "dgamma"_a, "dbeta"_a, "stream"_a,
+      .def("backward_programs", &normc::Norm::backwardPrograms,
+           nb::call_guard<nb::gil_scoped_release>())
+      .def("run", &run, "program"_a, "rows"_a, "d"_a, "tensors"_a, "stream"_a,
            "schedule"_a = "", nb::call_guard<nb::gil_scoped_release>())
       .def("schedules", &normc::Norm::schedules, "d"_a)
       .def("backward_schedules", &normc::Norm::backwardSchedules, "d"_a,

@@ -22,7 +22,7 @@ void require(bool ok, const char *function, const std::string &what);
 /// The checks `evaluate` documents, reported as coming from `function`.
 void checkInputs(const dsl::Spec &spec, const Inputs &in, const char *function);
 
-/// Step 1 of contract section 1: h[0:d] of one row, x or
+/// Step 1 of a spec's math (docs/spec.md): h[0:d] of one row, x or
 /// round_input(x + residual).
 void readRow(const dsl::Spec &spec, const Inputs &in, int64_t row, double *h);
 

@@ -1,6 +1,6 @@
-//===- Gradient.cpp - Contract section 5 as plain float64 loops -----------===//
+//===- Gradient.cpp - The backward as plain float64 loops -----------------===//
 //
-// The derivative written out from the formulas of section 1, one row at a
+// The derivative written out from the formulas of docs/spec.md, one row at a
 // time, at the same forward values `evaluate` computes (ForwardRow.h).
 //
 //===----------------------------------------------------------------------===//

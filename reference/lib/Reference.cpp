@@ -1,4 +1,4 @@
-//===- Reference.cpp - Contract section 1 as plain float64 loops ----------===//
+//===- Reference.cpp - A spec as plain float64 loops ----------------------===//
 //
 // One row at a time, straight from the formulas: no blocking, no fused
 // passes, nothing in common with the generated kernels.
@@ -129,8 +129,8 @@ Outputs evaluate(const dsl::Spec &spec, const Inputs &in) {
       if (rounded) {
         // An f32 evaluation of n is off by a few of its ulps (and by the
         // rounding of mu): where that straddles a midpoint of the type n
-        // is rounded to, it may round to the other neighbour (contract
-        // section 7 grants the same for fp8).
+        // is rounded to, it may round to the other neighbour (the fp8
+        // promise of docs/fp8.md grants the same).
         double slack = std::ldexp(std::fabs(v), -20) + muRounding;
         double n = roundTo(*rounded, v);
         for (double other :

@@ -1,4 +1,4 @@
-//===- Tolerance.cpp - The numerical promises of contract sections 4, 5 ---===//
+//===- Tolerance.cpp - The numerical promises of docs/numerics.md ---------===//
 #include "normc/Reference/Gradient.h"
 #include "normc/Reference/Reference.h"
 
@@ -31,8 +31,8 @@ double tolerance(dsl::DType outputType) {
     return std::ldexp(1.0, -7);
   case dsl::DType::F16:
     return std::ldexp(1.0, -10);
-  // One ulp at 1, as for f16 and bf16; contract section 7 holds fp8 values
-  // to fp8Accepts, not to this.
+  // One ulp at 1, as for f16 and bf16; fp8 values are held to fp8Accepts
+  // (docs/fp8.md), not to this.
   case dsl::DType::F8E4M3:
     return std::ldexp(1.0, -3);
   case dsl::DType::F8E5M2:

@@ -42,25 +42,25 @@ TEST(Accuracy, OffsetRowsKeepTheMeanAndTheBound) {
       std::string what = std::string(dsl::toString(input)) +
                          (specialize ? " fixed d" : " run-time d");
       EXPECT_LE(grade.worst(), 1.0) << what << ": " << grade.str();
-      ASSERT_EQ(out.mean.size(), 3u);
+      ASSERT_EQ(out["mean"].size(), 3u);
       for (int64_t row = 0; row < 3; ++row) {
         double exact = 0;
         for (int64_t i = 0; i < d; ++i)
           exact += data.x[row * d + i];
         exact /= d;
         double ulp = std::ldexp(1.0, std::ilogb(exact) - 23);
-        EXPECT_LE(std::fabs(out.mean[row] - exact), ulp)
-            << what << ", row " << row << ": mean " << out.mean[row] << " vs "
-            << exact;
+        EXPECT_LE(std::fabs(out["mean"][row] - exact), ulp)
+            << what << ", row " << row << ": mean " << out["mean"][row]
+            << " vs " << exact;
       }
     }
 }
 
 // Rows of mean 1e4 and unit spread in f32: the mean's own rounding to f32
 // (half an ulp of 1e4, about 5e-4) moves every y by as much, far beyond
-// 2 tol (|y| + 1) alone; contract section 4's second term admits exactly
-// that. The kernel must keep the whole bound, and the test shows that the
-// term is what it needs.
+// 2 tol (|y| + 1) alone; the second term of the bound (docs/numerics.md)
+// admits exactly that. The kernel must keep the whole bound, and the test
+// shows that the term is what it needs.
 TEST(Accuracy, LargeMeansNeedTheConditionedTerm) {
   dsl::Spec spec = loadShippedSpec("layernorm");
   CaseData data = makeCase(spec, 5, 1000, 31);
@@ -82,7 +82,7 @@ TEST(Accuracy, LargeMeansNeedTheConditionedTerm) {
   double withoutTerm = 0;
   for (size_t i = 0; i < ref.y.size(); ++i)
     withoutTerm =
-        std::max(withoutTerm, reference::errorFraction(out.y[i], ref.y[i],
+        std::max(withoutTerm, reference::errorFraction(out["y"][i], ref.y[i],
                                                        spec.output.value));
   EXPECT_GT(withoutTerm, 1.0) << "the data does not need the conditioned term";
   std::printf("  mean 1e4: %.3g of the bound, %.3g without its second term\n",

@@ -29,9 +29,9 @@ TEST(EdgeCases, NaNStaysInItsRow) {
     // untouched.
     EXPECT_LE(grade.worst(), 1.0) << name << ": " << grade.str();
     for (int64_t i = 0; i < data.d; ++i) {
-      EXPECT_TRUE(std::isfinite(out.y[i])) << name;
-      EXPECT_TRUE(std::isfinite(out.y[2 * data.d + i])) << name;
-      EXPECT_TRUE(std::isnan(out.y[data.d + i])) << name;
+      EXPECT_TRUE(std::isfinite(out["y"][i])) << name;
+      EXPECT_TRUE(std::isfinite(out["y"][2 * data.d + i])) << name;
+      EXPECT_TRUE(std::isnan(out["y"][data.d + i])) << name;
     }
   }
 }
@@ -62,7 +62,7 @@ TEST(EdgeCases, NaNAndInfStayInTheirRowsAtEveryD) {
           bool badRowPoisoned = false;
           for (int64_t r = 0; r < rows; ++r)
             for (int64_t i = 0; i < d; ++i) {
-              bool finite = std::isfinite(out.y[r * d + i]);
+              bool finite = std::isfinite(out["y"][r * d + i]);
               if (r == bad)
                 badRowPoisoned |= !finite;
               else
@@ -84,7 +84,7 @@ TEST(EdgeCases, F16NearMaxDoesNotOverflowTheStatistics) {
     RunOutputs out;
     Grade grade = runAndGrade(spec, data, defaults(), &out);
     EXPECT_LE(grade.worst(), 1.0) << name << ": " << grade.str();
-    for (double y : out.y)
+    for (double y : out["y"])
       ASSERT_TRUE(std::isfinite(y)) << name;
   }
 }
@@ -123,10 +123,10 @@ TEST(EdgeCases, SavedRstdIsOneWithoutScaling) {
   RunOutputs out;
   Grade grade = runAndGrade(spec, data, defaults(), &out);
   EXPECT_LE(grade.worst(), 1.0) << grade.str();
-  ASSERT_EQ(out.rstd.size(), 3u);
-  for (double r : out.rstd)
+  ASSERT_EQ(out["rstd"].size(), 3u);
+  for (double r : out["rstd"])
     EXPECT_EQ(r, 1.0);
-  EXPECT_EQ(out.mean.size(), 3u);
+  EXPECT_EQ(out["mean"].size(), 3u);
 }
 
 // Every row storage the emitter supports, on one awkward d, under every lane

@@ -3,7 +3,7 @@
 // The derived backward kernels of each shipped spec, with d fixed at
 // compile time and at run time, over the d x rows matrix of the forward
 // suite, on the CPU device, against the float64 gradient of
-// reference/Gradient.h with the bounds of contract section 5. The cases
+// reference/Gradient.h with the bounds of docs/numerics.md. The cases
 // rotate over the backward programs (statistics recomputed or read from a
 // forward's save_stats, the gradient at residual_out or not) and over lane
 // orders. Prints the worst error of each case as a fraction of its bound,
@@ -126,8 +126,8 @@ NORMC_INSTANTIATE_SWEEP(Gradient, everyGradientCase(), representativeGradient,
 
 /// The bits of dgamma and dbeta of one run.
 std::vector<double> paramBits(const RunOutputs &out) {
-  std::vector<double> bits = out.dgamma;
-  bits.insert(bits.end(), out.dbeta.begin(), out.dbeta.end());
+  std::vector<double> bits = out["dgamma"];
+  bits.insert(bits.end(), out["dbeta"].begin(), out["dbeta"].end());
   return bits;
 }
 

@@ -112,42 +112,42 @@ RunInputs test::inputsOf(const CaseData &data) {
   RunInputs in;
   in.rows = data.rows;
   in.d = data.d;
-  in.x = data.x.data();
-  in.residual = ptr(data.residual);
-  in.gamma = ptr(data.gamma);
-  in.beta = ptr(data.beta);
-  in.xStride = in.residualStride = data.xStride;
-  in.staticScale = ptr(data.staticScale);
+  in.set("x", data.x.data(), data.xStride)
+      .set("residual", ptr(data.residual), data.xStride)
+      .set("gamma", ptr(data.gamma))
+      .set("beta", ptr(data.beta))
+      .set("scale", ptr(data.staticScale));
   return in;
 }
 
-/// Contract section 7 for an fp8 y: each value against y_ref / s with the
-/// kernel's own s, and the scales (or the amax) against the reference's.
+/// The fp8 promise (docs/fp8.md) for an fp8 y: each value against y_ref / s
+/// with the kernel's own s, and the scales (or the amax) against the
+/// reference's.
 static void gradeFp8(const dsl::Spec &spec, const CaseData &data,
                      const reference::Outputs &ref, const RunOutputs &got,
                      const Leeway &leeway, Grade &grade) {
   bool isStatic = !data.staticScale.empty();
   reference::Quantization want = reference::quantization(
       spec, ref, data.rows, data.d, isStatic ? data.staticScale[0] : 1.0);
-  const std::vector<double> &scales = isStatic ? got.amax : got.scale;
+  const std::vector<double> &scales = isStatic ? got["amax"] : got["scale"];
   EXPECT_EQ(scales.size(), want.scale.size());
-  EXPECT_EQ(got.y.size(), ref.y.size());
-  if (scales.size() != want.scale.size() || got.y.size() != ref.y.size()) {
+  EXPECT_EQ(got["y"].size(), ref.y.size());
+  if (scales.size() != want.scale.size() || got["y"].size() != ref.y.size()) {
     grade.y = grade.scale = INFINITY;
     return;
   }
   if (isStatic)
-    grade.scale = worstOf(got.amax, want.amax, dsl::DType::F32, leeway);
+    grade.scale = worstOf(got["amax"], want.amax, dsl::DType::F32, leeway);
   else
     for (size_t i = 0; i < want.scale.size(); ++i)
       grade.scale =
-          std::max(grade.scale,
-                   reference::scaleErrorFraction(got.scale[i], want.scale[i]) /
-                       (leeway.roundoffRatio * leeway.depth));
-  reference::Fp8Count count =
-      reference::countFp8(*reference::fp8Of(spec.output.value), got.y, ref,
-                          data.d, isStatic ? std::vector<double>() : got.scale,
-                          isStatic ? data.staticScale[0] : 1.0, want.group);
+          std::max(grade.scale, reference::scaleErrorFraction(got["scale"][i],
+                                                              want.scale[i]) /
+                                    (leeway.roundoffRatio * leeway.depth));
+  reference::Fp8Count count = reference::countFp8(
+      *reference::fp8Of(spec.output.value), got["y"], ref, data.d,
+      isStatic ? std::vector<double>() : got["scale"],
+      isStatic ? data.staticScale[0] : 1.0, want.group);
   grade.fp8Values = count.values;
   grade.fp8Exact = count.exact;
   grade.fp8Wrong = count.values - count.accepted;
@@ -158,10 +158,10 @@ Grade test::grade(const dsl::Spec &spec, const CaseData &data,
                   const RunOutputs &got) {
   RunInputs in = inputsOf(data);
   reference::Inputs refIn;
-  refIn.x = in.x;
-  refIn.residual = in.residual;
-  refIn.gamma = in.gamma;
-  refIn.beta = in.beta;
+  refIn.x = in.get("x");
+  refIn.residual = in.get("residual");
+  refIn.gamma = in.get("gamma");
+  refIn.beta = in.get("beta");
   refIn.rows = data.rows;
   refIn.d = data.d;
   refIn.xStride = refIn.residualStride = data.xStride;
@@ -173,11 +173,11 @@ Grade test::grade(const dsl::Spec &spec, const CaseData &data,
     gradeFp8(spec, data, ref, got, leeway, grade);
   else
     grade.y =
-        worstOf(got.y, ref.y, spec.output.value, leeway, ref.yConditioning);
+        worstOf(got["y"], ref.y, spec.output.value, leeway, ref.yConditioning);
   grade.residualOut =
-      worstOf(got.residualOut, ref.residualOut, spec.input.value, leeway);
-  grade.mean = worstOf(got.mean, ref.mean, dsl::DType::F32, leeway);
-  grade.rstd = worstOf(got.rstd, ref.rstd, dsl::DType::F32, leeway);
+      worstOf(got["residual_out"], ref.residualOut, spec.input.value, leeway);
+  grade.mean = worstOf(got["mean"], ref.mean, dsl::DType::F32, leeway);
+  grade.rstd = worstOf(got["rstd"], ref.rstd, dsl::DType::F32, leeway);
   return grade;
 }
 
@@ -213,8 +213,8 @@ GradientCase test::makeGradientCase(const dsl::Spec &spec, const CaseData &data,
     RunOptions forward;
     forward.compile = kernelCompileOptions();
     RunOutputs out = runSpecOnCpu(saving, inputsOf(data), forward);
-    g.mean = std::move(out.mean);
-    g.rstd = std::move(out.rstd);
+    g.mean = out["mean"];
+    g.rstd = out["rstd"];
   }
   return g;
 }
@@ -224,10 +224,10 @@ RunInputs test::inputsOf(const CaseData &data, const GradientCase &grad) {
     return v.empty() ? nullptr : v.data();
   };
   RunInputs in = inputsOf(data);
-  in.dy = ptr(grad.dy);
-  in.dresidualOut = ptr(grad.dresidualOut);
-  in.mean = ptr(grad.mean);
-  in.rstd = ptr(grad.rstd);
+  in.set("dy", ptr(grad.dy))
+      .set("dresidual_out", ptr(grad.dresidualOut))
+      .set("mean", ptr(grad.mean))
+      .set("rstd", ptr(grad.rstd));
   return in;
 }
 
@@ -248,15 +248,15 @@ GradientGrade test::gradeGradient(const dsl::Spec &spec, const CaseData &data,
                                   const RunOutputs &got) {
   RunInputs in = inputsOf(data, grad);
   reference::GradientInputs refIn;
-  refIn.forward.x = in.x;
-  refIn.forward.residual = in.residual;
-  refIn.forward.gamma = in.gamma;
-  refIn.forward.beta = in.beta;
+  refIn.forward.x = in.get("x");
+  refIn.forward.residual = in.get("residual");
+  refIn.forward.gamma = in.get("gamma");
+  refIn.forward.beta = in.get("beta");
   refIn.forward.rows = data.rows;
   refIn.forward.d = data.d;
   refIn.forward.xStride = refIn.forward.residualStride = data.xStride;
-  refIn.dy = in.dy;
-  refIn.dresidualOut = in.dresidualOut;
+  refIn.dy = in.get("dy");
+  refIn.dresidualOut = in.get("dresidual_out");
   reference::Gradients ref = reference::evaluateGradient(spec, refIn);
   auto worst = [](const std::vector<double> &got,
                   const std::vector<double> &want,
@@ -289,14 +289,14 @@ GradientGrade test::gradeGradient(const dsl::Spec &spec, const CaseData &data,
     });
   };
   GradientGrade g;
-  g.dx = dx(got.dx);
+  g.dx = dx(got["dx"]);
   if (spec.residualAdd.value)
-    g.dresidual = dx(got.dresidual);
+    g.dresidual = dx(got["dresidual"]);
   if (spec.gain.value)
-    g.dgamma =
-        param(got.dgamma, ref.dgamma, ref.dgammaScale, ref.dgammaConditioning);
+    g.dgamma = param(got["dgamma"], ref.dgamma, ref.dgammaScale,
+                     ref.dgammaConditioning);
   if (spec.bias.value)
-    g.dbeta = param(got.dbeta, ref.dbeta, ref.dbetaScale, {});
+    g.dbeta = param(got["dbeta"], ref.dbeta, ref.dbetaScale, {});
   return g;
 }
 

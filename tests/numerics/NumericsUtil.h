@@ -3,7 +3,7 @@
 // Inputs are drawn from a seeded generator and rounded to the spec's storage
 // types; the generated kernel (through the CPU device) and the independent
 // float64 reference see the same values. Grades are worst errors as a
-// fraction of contract section 4's bound (<= 1 keeps the promise).
+// fraction of the bound of docs/numerics.md (<= 1 keeps the promise).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NORMC_TESTS_NUMERICS_NUMERICSUTIL_H
@@ -74,8 +74,8 @@ struct CaseData {
 CaseData makeCase(const dsl::Spec &spec, int64_t rows, int64_t d, uint64_t seed,
                   double scale = 1.0, int64_t xStride = 0);
 
-/// How the bounds apply to a spec. The contract promises them for f32 (and
-/// f64) accumulation. f16 and bf16 accumulation (legal, warned about) are
+/// How the bounds apply to a spec. docs/numerics.md promises them for f32
+/// (and f64) accumulation. f16 and bf16 accumulation (legal, warned about) are
 /// held to the same bounds in their own precision: no tolerance finer than
 /// the accumulate type's, the terms for f32's rounding (of mu, 2^-16 M)
 /// scaled by the ratio of unit roundoffs, and all of it by the depth of a
@@ -88,7 +88,7 @@ struct Leeway {
 Leeway leewayOf(const dsl::Spec &spec, int64_t d);
 
 /// Worst error fraction per output (y, residual_out, mean, rstd). For an
-/// fp8 output (contract section 7), y is 0 when every value is accepted and
+/// fp8 output (docs/fp8.md), y is 0 when every value is accepted and
 /// +inf otherwise, `scale` grades the scales (2^-16 relatively) or the amax
 /// (as f32), and the counts say how many values are the reference's own
 /// rounding of y_ref / s.
@@ -135,7 +135,7 @@ GradientCase makeGradientCase(const dsl::Spec &spec, const CaseData &data,
 /// The backward's view of `data` and `grad`.
 RunInputs inputsOf(const CaseData &data, const GradientCase &grad);
 
-/// Worst error fraction per gradient (contract section 5).
+/// Worst error fraction per gradient (docs/numerics.md).
 struct GradientGrade {
   double dx = 0, dresidual = 0, dgamma = 0, dbeta = 0;
   double worst() const;

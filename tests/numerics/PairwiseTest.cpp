@@ -1,13 +1,14 @@
 //===- PairwiseTest.cpp - Every key of the spec language through a kernel
 //--===//
 //
-// A pairwise covering design over every key of contract section 1 (each
+// A pairwise covering design over every key of docs/spec.md (each
 // with two to four values) and over the case: d, the mean of the data (0,
 // or 50 where the conditioned term of the bound matters), d fixed or at run
 // time, the row count and the backward's inputs. Every row of the design is
 // a spec written as TOML and read by the front end (combinations it rejects
 // are not in the design), run forward and backward on the CPU device, and
-// graded against the float64 reference with the contract's full bounds.
+// graded against the float64 reference with the full bounds of
+// docs/numerics.md.
 // By default only the rows that between them hold every level of every
 // factor run; scripts/test.sh --full runs the whole design.
 //

@@ -1,6 +1,6 @@
 //===- RoundingOrderTest.cpp - affine.normalized rounds where it says -----===//
 //
-// The error bound of contract section 4 admits both rounding orders, so
+// The error bound of docs/numerics.md admits both rounding orders, so
 // these tests compare bits instead: a kernel must agree with the float64
 // evaluation of its own rounding order in almost every element, and differ
 // from the other order in many (about a quarter of bf16 elements differ by
@@ -75,7 +75,7 @@ TEST_P(RoundingOrder, MatchesItsOwnOrderBitForBit) {
     Grade grade = runAndGrade(spec, data, options, &out);
     ASSERT_LE(grade.worst(), 1.0) << describe(c) << " d=" << d;
 
-    double ownAgreement = agreement(spec, data, out.y);
+    double ownAgreement = agreement(spec, data, out["y"]);
     EXPECT_GE(ownAgreement, 0.99)
         << describe(c) << " d=" << d
         << ": the kernel does not round where its spec says";
@@ -88,7 +88,7 @@ TEST_P(RoundingOrder, MatchesItsOwnOrderBitForBit) {
             ? (c.input == dsl::DType::F32 ? dsl::NormalizedRounding::Params
                                           : dsl::NormalizedRounding::Input)
             : dsl::NormalizedRounding::Accumulate;
-    double otherAgreement = agreement(other, data, out.y);
+    double otherAgreement = agreement(other, data, out["y"]);
     EXPECT_LE(otherAgreement, 0.9)
         << describe(c) << " d=" << d
         << ": the test cannot tell the rounding orders apart";

@@ -8,7 +8,7 @@ def bits_equal_rate(a: torch.Tensor, b: torch.Tensor) -> float:
 
 
 def within_contract(y: torch.Tensor, ref: torch.Tensor, tol: float) -> float:
-    """Worst |y - ref| / (2 tol (|ref| + 1)) (contract section 4's bound
+    """Worst |y - ref| / (2 tol (|ref| + 1)) (the bound of docs/numerics.md
     without its conditioned term, which matters for f32 outputs of rows with
     a large mean only)."""
     y, ref = y.double(), ref.double()

@@ -1,5 +1,5 @@
 """Gradients through normc's backward kernels against torch autograd of a
-float64 evaluation of the same spec (contract section 5)."""
+float64 evaluation of the same spec (docs/backward.md)."""
 import pytest
 import torch
 
@@ -49,13 +49,13 @@ SHIPPED = ["layernorm", "llama_rmsnorm", "gemma_rmsnorm", "prmsnorm",
 def test_gradients_match_autograd_of_float64(gen, name, d):
     norm = normc.Norm(name)
     sig = norm.signature
-    dt = normc._op.DTYPES
-    x = torch.randn(5, 3, d, generator=gen).to(dt[sig.input]).requires_grad_()
-    residual = torch.randn(5, 3, d, generator=gen).to(dt[sig.input]).requires_grad_() \
-        if sig.residual else None
-    w = (0.1 * torch.randn(d, generator=gen) + (0 if sig.gain_offset else 1)) \
-        .to(dt[sig.params]).requires_grad_()
-    b = torch.randn(d, generator=gen).to(dt[sig.params]).requires_grad_() if sig.beta else None
+    x = torch.randn(5, 3, d, generator=gen).to(sig.get("x").dtype).requires_grad_()
+    residual = torch.randn(5, 3, d, generator=gen).to(sig.get("x").dtype) \
+        .requires_grad_() if sig.get("residual") else None
+    w = (0.1 * torch.randn(d, generator=gen) + (0 if norm.gain_offset else 1)) \
+        .to(sig.get("gamma").dtype).requires_grad_()
+    b = torch.randn(d, generator=gen).to(sig.get("beta").dtype).requires_grad_() \
+        if sig.get("beta") else None
     kwargs = dict(gamma=w)
     if b is not None:
         kwargs["beta"] = b
@@ -63,7 +63,7 @@ def test_gradients_match_autograd_of_float64(gen, name, d):
         kwargs["residual"] = residual
     out = norm(x, **kwargs)
     y = out[0] if isinstance(out, tuple) else out
-    h = out[1] if sig.residual_out else None
+    h = out[1] if sig.get("residual_out") else None
     dy = torch.randn(y.shape, generator=gen).to(y.dtype)
     dh = torch.randn(y.shape, generator=gen).to(y.dtype) if h is not None else None
 

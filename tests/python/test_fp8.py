@@ -1,4 +1,4 @@
-"""fp8 outputs from Python (contract sections 6 and 7): float8 tensors with
+"""fp8 outputs from Python (docs/python.md, docs/fp8.md): float8 tensors with
 their per-row scales or, with a static scale, the amax; against PyTorch's
 float64 RMSNorm divided by normc's own scale and rounded by PyTorch's fp8
 conversion."""

@@ -1,5 +1,5 @@
 """normc.Norm on CPU tensors: outputs against PyTorch, shapes, strides and
-every argument error of contract section 6."""
+every argument error of docs/python.md."""
 import pathlib
 
 import pytest

@@ -7,7 +7,7 @@
 // of the forward and of the backward through the public API
 // (Norm::forwardWith, Norm::backwardWith) on seeded inputs, with every
 // output first filled with NaN, and grades it against the float64
-// reference (contract sections 4 and 5); the backward runs twice, and its
+// reference (docs/numerics.md); the backward runs twice, and its
 // dgamma and dbeta must be the same bits both times. With --matrix it runs
 // instead the kernels users get (Norm::forward and Norm::backward, tuned
 // on CUDA) over the numerics suite's d x rows matrix. Prints one line per
@@ -17,10 +17,11 @@
 // (scripts/gpu-check.sh).
 //
 //===----------------------------------------------------------------------===//
+#include "normc/Abi/Program.h"
 #include "normc/Dsl/Spec.h"
 #include "normc/Reference/Gradient.h"
 #include "normc/Runtime/CudaDriver.h"
-#include "normc/Runtime/HostData.h"
+#include "normc/Runtime/HostRun.h"
 #include "normc/Runtime/Pack.h"
 #include "normc/normc.h"
 
@@ -42,33 +43,6 @@ namespace {
 /// The exit status for "no CUDA GPU" with --device=cuda (ctest's
 /// SKIP_RETURN_CODE).
 constexpr int kSkipped = 77;
-
-/// A buffer of the spec's type on the device the runtime uses.
-class DeviceArray {
-public:
-  DeviceArray(bool cuda, std::string type, const std::vector<double> &values)
-      : type(std::move(type)), count(values.size()),
-        bytes(host::encode(this->type, values.data(), count)) {
-    if (cuda) {
-      device = std::make_unique<cuda::Buffer>(0, bytes.size());
-      device->upload(bytes.data(), bytes.size());
-    }
-  }
-  void *data() {
-    return device ? device->get() : static_cast<void *>(bytes.data());
-  }
-  std::vector<double> values() {
-    if (device)
-      device->download(bytes.data(), bytes.size());
-    return host::decode(type, bytes.data(), count);
-  }
-
-private:
-  std::string type;
-  size_t count;
-  std::vector<unsigned char> bytes;
-  std::unique_ptr<cuda::Buffer> device;
-};
 
 std::vector<double> draw(std::mt19937_64 &rng, size_t count, dsl::DType type,
                          double mean, double std) {
@@ -120,6 +94,23 @@ struct Case {
   std::vector<double> x, r, gamma, beta, dy;
   reference::Outputs ref;
   reference::Gradients gradRef;
+
+  /// The inputs by argument name (a program reads those it takes).
+  RunInputs inputs() const {
+    RunInputs in;
+    in.rows = rows;
+    in.d = d;
+    auto set = [&](const char *name, const std::vector<double> &v) {
+      if (!v.empty())
+        in.set(name, v.data());
+    };
+    set("x", x);
+    set("residual", r);
+    set("gamma", gamma);
+    set("beta", beta);
+    set("dy", dy);
+    return in;
+  }
 };
 
 Case makeCase(const dsl::Spec &spec, int64_t rows, int64_t d, uint64_t seed) {
@@ -151,65 +142,34 @@ Case makeCase(const dsl::Spec &spec, int64_t rows, int64_t d, uint64_t seed) {
   return c;
 }
 
-/// The spec's input, output and params types as host::encode spells them.
-std::array<std::string, 3> storageTypes(const dsl::Spec &spec) {
-  return {std::string(dsl::toString(spec.input.value)),
-          std::string(dsl::toString(spec.output.value)),
-          std::string(dsl::toString(spec.params.value))};
-}
-
 /// Runs the forward of `norm` (its tuned kernel, or `schedule`) on `c`,
 /// every output first filled with NaN; the worst error as a fraction of
 /// the bound, and the saved statistics in `mean`/`rstd`.
 double checkForward(const Norm &norm, const dsl::Spec &spec, const Case &c,
-                    bool cuda, const std::string *schedule,
+                    const std::string *schedule,
                     std::vector<double> *mean = nullptr,
                     std::vector<double> *rstd = nullptr) {
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  auto [input, output, params] = storageTypes(spec);
-  std::vector<double> nanRows(c.rows * c.d, nan), nanStats(c.rows, nan);
-  DeviceArray dx(cuda, input, c.x), dr(cuda, input, c.r),
-      dg(cuda, params, c.gamma), db(cuda, params, c.beta),
-      dy(cuda, output, nanRows),
-      dh(cuda, input, spec.residualAdd.value ? nanRows : std::vector<double>()),
-      dmean(cuda, "f32", nanStats), drstd(cuda, "f32", nanStats);
-  ForwardArgs a;
-  a.rows = c.rows;
-  a.d = c.d;
-  a.x = dx.data();
-  a.residual = c.r.empty() ? nullptr : dr.data();
-  a.gamma = c.gamma.empty() ? nullptr : dg.data();
-  a.beta = c.beta.empty() ? nullptr : db.data();
-  a.y = dy.data();
-  a.residualOut = spec.residualAdd.value ? dh.data() : nullptr;
-  a.mean = spec.saveStats.value && spec.center.value
-               ? static_cast<float *>(dmean.data())
-               : nullptr;
-  a.rstd = spec.saveStats.value ? static_cast<float *>(drstd.data()) : nullptr;
-  schedule ? norm.forwardWith(*schedule, a) : norm.forward(a);
-  if (cuda)
-    cuda::synchronize();
+  RunOutputs out =
+      runOnDevice(norm, "forward", c.inputs(), schedule ? *schedule : "");
   double worst =
-      worstOf(dy.values(), c.ref.y, spec.output.value, c.ref.yConditioning);
+      worstOf(out["y"], c.ref.y, spec.output.value, c.ref.yConditioning);
   if (spec.residualAdd.value)
-    worst = std::max(worst,
-                     worstOf(dh.values(), c.ref.residualOut, spec.input.value));
-  if (a.mean) {
-    std::vector<double> m = dmean.values();
-    worst = std::max(worst, worstOf(m, c.ref.mean, dsl::DType::F32));
+    worst = std::max(worst, worstOf(out["residual_out"], c.ref.residualOut,
+                                    spec.input.value));
+  if (!c.ref.mean.empty() && !out["mean"].empty()) {
+    worst = std::max(worst, worstOf(out["mean"], c.ref.mean, dsl::DType::F32));
     if (mean)
-      *mean = std::move(m);
+      *mean = out["mean"];
   }
-  if (a.rstd) {
-    std::vector<double> r = drstd.values();
-    worst = std::max(worst, worstOf(r, c.ref.rstd, dsl::DType::F32));
+  if (!c.ref.rstd.empty() && !out["rstd"].empty()) {
+    worst = std::max(worst, worstOf(out["rstd"], c.ref.rstd, dsl::DType::F32));
     if (rstd)
-      *rstd = std::move(r);
+      *rstd = out["rstd"];
   }
   return worst;
 }
 
-/// The worst gradient error of a backward's outputs (contract section 5).
+/// The worst gradient error of a backward's outputs (docs/numerics.md).
 double worstGradient(const dsl::Spec &spec, const reference::Gradients &ref,
                      const std::vector<double> &dx,
                      const std::vector<double> &dresidual,
@@ -240,42 +200,24 @@ double worstGradient(const dsl::Spec &spec, const reference::Gradients &ref,
 /// the saved statistics when given; the worst error, and in `note` what
 /// broke when dgamma and dbeta differ between the runs.
 double checkBackward(const Norm &norm, const dsl::Spec &spec, const Case &c,
-                     bool cuda, const std::string *schedule, std::string &note,
+                     const std::string *schedule, std::string &note,
                      const std::vector<double> &mean = {},
                      const std::vector<double> &rstd = {}) {
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  auto [input, output, params] = storageTypes(spec);
-  std::vector<double> nanRows(c.rows * c.d, nan), nanFeatures(c.d, nan);
-  DeviceArray dx(cuda, input, c.x), dr(cuda, input, c.r),
-      dg(cuda, params, c.gamma), dyIn(cuda, output, c.dy),
-      dmean(cuda, "f32", mean), drstd(cuda, "f32", rstd);
+  RunInputs in = c.inputs();
+  bool saved = !mean.empty() || !rstd.empty();
+  if (!mean.empty())
+    in.set("mean", mean.data());
+  if (!rstd.empty())
+    in.set("rstd", rstd.data());
+  // The program that reads what is given: saved statistics or not.
+  std::string program = Program::gradient(saved).str();
   double worst = 0;
   std::vector<double> firstBits;
   for (int run = 0; run < 2; ++run) {
-    DeviceArray gx(cuda, input, nanRows),
-        gr(cuda, input,
-           spec.residualAdd.value ? nanRows : std::vector<double>()),
-        gg(cuda, params, spec.gain.value ? nanFeatures : std::vector<double>()),
-        gb(cuda, params, spec.bias.value ? nanFeatures : std::vector<double>());
-    BackwardArgs b;
-    b.rows = c.rows;
-    b.d = c.d;
-    b.x = dx.data();
-    b.residual = c.r.empty() ? nullptr : dr.data();
-    b.gamma = c.gamma.empty() ? nullptr : dg.data();
-    b.dy = dyIn.data();
-    b.mean = mean.empty() ? nullptr : static_cast<const float *>(dmean.data());
-    b.rstd = rstd.empty() ? nullptr : static_cast<const float *>(drstd.data());
-    b.dx = gx.data();
-    b.dresidual = spec.residualAdd.value ? gr.data() : nullptr;
-    b.dgamma = spec.gain.value ? gg.data() : nullptr;
-    b.dbeta = spec.bias.value ? gb.data() : nullptr;
-    schedule ? norm.backwardWith(*schedule, b) : norm.backward(b);
-    if (cuda)
-      cuda::synchronize();
-    std::vector<double> dgamma = gg.values(), dbeta = gb.values();
-    worst = std::max(worst, worstGradient(spec, c.gradRef, gx.values(),
-                                          gr.values(), dgamma, dbeta));
+    RunOutputs out = runOnDevice(norm, program, in, schedule ? *schedule : "");
+    std::vector<double> dgamma = out["dgamma"], dbeta = out["dbeta"];
+    worst = std::max(worst, worstGradient(spec, c.gradRef, out["dx"],
+                                          out["dresidual"], dgamma, dbeta));
     dgamma.insert(dgamma.end(), dbeta.begin(), dbeta.end());
     if (run == 0)
       firstBits = dgamma;
@@ -305,7 +247,7 @@ std::optional<LoadedPack> loadPack(const std::string &dir, Runtime &runtime) {
 }
 
 /// Runs every candidate of one pack at hidden size d; returns the tally.
-Tally checkCandidates(const LoadedPack &p, bool cuda, int64_t rows) {
+Tally checkCandidates(const LoadedPack &p, int64_t rows) {
   Tally tally;
   const dsl::Spec &spec = p.spec;
   // A pack for d at run time is checked at an odd d.
@@ -315,7 +257,7 @@ Tally checkCandidates(const LoadedPack &p, bool cuda, int64_t rows) {
     double worst = 0;
     std::string note;
     try {
-      worst = checkForward(p.norm, spec, c, cuda, &schedule);
+      worst = checkForward(p.norm, spec, c, &schedule);
     } catch (const std::exception &error) {
       note = error.what();
     }
@@ -327,7 +269,7 @@ Tally checkCandidates(const LoadedPack &p, bool cuda, int64_t rows) {
     double worst = 0;
     std::string note;
     try {
-      worst = checkBackward(p.norm, spec, c, cuda, &schedule, note);
+      worst = checkBackward(p.norm, spec, c, &schedule, note);
     } catch (const std::exception &error) {
       note = error.what();
     }
@@ -344,8 +286,7 @@ Tally checkCandidates(const LoadedPack &p, bool cuda, int64_t rows) {
 /// pack for one d: that d) x rows 0, 1, 3 and 257 (1 only above 16384),
 /// forward, backward and, where the spec saves statistics, the backward
 /// that reads them.
-Tally checkMatrix(const LoadedPack &p, bool cuda,
-                  const std::vector<int64_t> &cols) {
+Tally checkMatrix(const LoadedPack &p, const std::vector<int64_t> &cols) {
   Tally tally;
   const dsl::Spec &spec = p.spec;
   std::string input(dsl::toString(spec.input.value));
@@ -364,11 +305,11 @@ Tally checkMatrix(const LoadedPack &p, bool cuda,
       std::string note;
       try {
         std::vector<double> mean, rstd;
-        forward = checkForward(p.norm, spec, c, cuda, nullptr, &mean, &rstd);
-        backward = checkBackward(p.norm, spec, c, cuda, nullptr, note);
+        forward = checkForward(p.norm, spec, c, nullptr, &mean, &rstd);
+        backward = checkBackward(p.norm, spec, c, nullptr, note);
         if (spec.saveStats.value && rows > 0)
           saved =
-              checkBackward(p.norm, spec, c, cuda, nullptr, note,
+              checkBackward(p.norm, spec, c, nullptr, note,
                             spec.center.value ? mean : std::vector<double>(),
                             spec.scale.value ? rstd : std::vector<double>());
       } catch (const std::exception &error) {
@@ -452,7 +393,6 @@ int main(int argc, char **argv) {
   try {
     Runtime runtime(options);
     std::printf("device: %s\n", runtime.deviceName().c_str());
-    bool cuda = runtime.device() == DeviceKind::Cuda;
     Tally total;
     for (const std::string &dir : packs) {
       std::optional<LoadedPack> p = loadPack(dir, runtime);
@@ -460,8 +400,7 @@ int main(int argc, char **argv) {
         ++total.failed;
         continue;
       }
-      total.add(matrix ? checkMatrix(*p, cuda, cols)
-                       : checkCandidates(*p, cuda, rows));
+      total.add(matrix ? checkMatrix(*p, cols) : checkCandidates(*p, rows));
     }
     std::printf("summary: %d %s keep the bound, %d fail\n", total.passed,
                 matrix ? "cases" : "candidate kernels", total.failed);

@@ -29,9 +29,14 @@ normc::tool::parseArgs(int argc, char **argv, int first,
     return std::find(list.begin(), list.end(), s) != list.end();
   };
   ParsedArgs args;
+  bool optionsEnded = false;
   for (int i = first; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg.size() < 2 || arg[0] != '-') {
+    if (arg == "--" && !optionsEnded) {
+      optionsEnded = true;
+      continue;
+    }
+    if (optionsEnded || arg.size() < 2 || arg[0] != '-') {
       args.positional.push_back(arg);
       continue;
     }
@@ -46,7 +51,9 @@ normc::tool::parseArgs(int argc, char **argv, int first,
       args.options[name] = "";
       continue;
     }
-    if (!contains(valued, name)) {
+    bool anyName = contains(valued, kAnyOption) && name.size() > 2 &&
+                   name.rfind("--", 0) == 0 && !contains(flags, name);
+    if (!contains(valued, name) && !anyName) {
       usageError("unknown option '" + name + "'");
       return std::nullopt;
     }

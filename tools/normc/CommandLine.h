@@ -22,9 +22,14 @@ struct ParsedArgs {
   std::optional<std::string> get(const std::string &name) const;
 };
 
+/// In `valued`: every `--name` not otherwise listed takes a value (options
+/// named by data, such as normc run's argument files).
+inline const char kAnyOption[] = "--*";
+
 /// Parses argv[first..]; `valued` lists options that take a value, `flags`
-/// those that do not. Prints a usage error and returns std::nullopt on an
-/// unknown option or a missing value.
+/// those that do not. After `--` every argument is positional. Prints a
+/// usage error and returns std::nullopt on an unknown option or a missing
+/// value.
 std::optional<ParsedArgs> parseArgs(int argc, char **argv, int first,
                                     const std::vector<std::string> &valued,
                                     const std::vector<std::string> &flags);

@@ -4,7 +4,7 @@
 #include "OutputFile.h"
 #include "SpecInput.h"
 
-#include "CudaRun.h"
+#include "normc/Runtime/HostRun.h"
 
 #include "normc/Frontend/SpecCompiler.h"
 #include "normc/Reference/Gradient.h"
@@ -17,10 +17,13 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <new>
+#include <set>
 
 using namespace normc;
 using namespace normc::tool;
@@ -64,7 +67,7 @@ options:
                    of each output as a fraction of the promised bound, and
                    exit 1 when one breaks it (the outputs are still written);
                    for fp8, the share of values that are the reference's
-                   own rounding (contract section 7)
+                   own rounding (see docs/fp8.md)
 )";
 
 namespace {
@@ -109,8 +112,9 @@ bool reportForward(const char *name, const std::vector<double> &got,
   });
 }
 
-/// Contract section 7 for an fp8 y: each q against y_ref / s with normc's own
-/// s, the scales (within 2^-16) or the amax against the reference's.
+/// The fp8 promise (docs/fp8.md) for an fp8 y: each q against y_ref / s with
+/// normc's own s, the scales (within 2^-16) or the amax against the
+/// reference's.
 bool reportQuantized(const dsl::Spec &spec, const RunOutputs &got,
                      const reference::Outputs &ref, int64_t rows, int64_t d,
                      const double *staticScale) {
@@ -119,14 +123,15 @@ bool reportQuantized(const dsl::Spec &spec, const RunOutputs &got,
       spec, ref, rows, d, staticScale ? *staticScale : 1.0);
   bool kept = true;
   if (staticScale)
-    kept = reportForward("amax", got.amax, want.amax, dsl::DType::F32);
+    kept = reportForward("amax", got["amax"], want.amax, dsl::DType::F32);
   else
-    kept = report("scale", got.scale.size(), [&](size_t i) {
-      return reference::scaleErrorFraction(got.scale[i], want.scale[i]);
+    kept = report("scale", got["scale"].size(), [&](size_t i) {
+      return reference::scaleErrorFraction(got["scale"][i], want.scale[i]);
     });
-  reference::Fp8Count count = reference::countFp8(
-      format, got.y, ref, d, staticScale ? std::vector<double>() : got.scale,
-      staticScale ? *staticScale : 1.0, want.group);
+  reference::Fp8Count count =
+      reference::countFp8(format, got["y"], ref, d,
+                          staticScale ? std::vector<double>() : got["scale"],
+                          staticScale ? *staticScale : 1.0, want.group);
   llvm::errs() << llvm::format(
       "  %-13s %zu of %zu values the reference's rounding (%.4f%%), %zu "
       "others accepted (near a midpoint), %zu wrong\n",
@@ -136,331 +141,10 @@ bool reportQuantized(const dsl::Spec &spec, const RunOutputs &got,
   return kept && count.accepted == count.values;
 }
 
-/// One input file: its flag, what it holds, its shape and whether the run
-/// needs it or may take it.
-struct InputFile {
-  enum class Shape { Rows, Features, Stats, One };
-  const char *flag;
-  const char *what;
-  Shape shape;
-  bool needed;
-  bool allowed;
-  std::string needs;   // why it is needed
-  std::string refuses; // why it is not taken
-  npy::Array array;
-  bool given = false;
-  const double *data() const { return given ? array.data.data() : nullptr; }
-};
-
-/// The kernels of a sched IR file on the CPU device.
-RunOutputs runIRFileOnCpu(const std::string &path, const dsl::Spec &spec,
-                          const RunInputs &inputs) {
-  std::string errors;
-  std::optional<EmittedModule> emitted = emitIRFile(path, errors);
-  if (!emitted)
-    throw std::runtime_error("cannot compile the kernel:\n" + errors);
-  cpu::CpuModule module = cpu::CpuModule::compile(emitted->source);
-  return runModuleOnCpu(spec, emitted->kernels, module, inputs);
-}
-} // namespace
-
-int normc::tool::runRun(int argc, char **argv) {
-  int exitCode = 0;
-  std::optional<ParsedArgs> args = parseCommand(
-      argc, argv, "run", kRunUsage,
-      {"--x", "--residual", "--gamma", "--beta", "--dy", "--dresidual-out",
-       "--mean", "--rstd", "--scale", "--out", "--device", "--kernel"},
-      {"--check", "--backward"}, exitCode);
-  if (!args)
-    return exitCode;
-  std::string device = args->get("--device").value_or("auto");
-  if (device != "auto" && device != "cpu" && device != "cuda") {
-    usageError("unknown device '" + device + "'; expected auto, cpu or cuda");
-    return kExitUsage;
-  }
-  std::optional<std::string> out = args->get("--out");
-  if (!args->has("--x") || !out) {
-    usageError(std::string("run needs ") +
-               (args->has("--x") ? "--out DIR" : "--x X.npy"));
-    return kExitUsage;
-  }
-  std::optional<std::string> kernelPath = args->get("--kernel");
-  if (kernelPath && device == "cuda") {
-    usageError("--kernel runs on the CPU device; drop --device=cuda");
-    return kExitUsage;
-  }
-  std::optional<dsl::Spec> spec = readSpec(args->positional[0]);
-  if (!spec)
-    return kExitError;
-  bool backward = args->has("--backward");
-  if (backward && spec->quantized()) {
-    llvm::errs() << dsl::Diagnostic{dsl::Severity::Error, spec->output.loc,
-                                    "--backward with an fp8 output (\"" +
-                                        std::string(
-                                            dsl::toString(spec->output.value)) +
-                                        "\"): fp8 outputs have no backward "
-                                        "(contract section 7)"}
-                        .str()
-                 << "\n";
-    return kExitError;
-  }
-  bool staticScale = spec->quantized() &&
-                     spec->quantizeScale.value == dsl::QuantizeScale::Static;
-
-  // Which inputs the run reads, and which it was given.
-  using Shape = InputFile::Shape;
-  bool center = spec->center.value, scale = spec->scale.value;
-  bool saved = args->has("--mean") || args->has("--rstd");
-  std::vector<InputFile> files = {
-      {"--x", "x", Shape::Rows, true, true, "", "", {}},
-      {"--residual",
-       "the residual",
-       Shape::Rows,
-       spec->residualAdd.value,
-       spec->residualAdd.value,
-       "the spec has residual_add = true",
-       "the spec has no residual_add",
-       {}},
-      {"--gamma",
-       "gamma",
-       Shape::Features,
-       spec->gain.value,
-       spec->gain.value,
-       "the spec has gain = true",
-       "the spec has no gain",
-       {}},
-      // The backward does not read beta (dbeta is a sum of dy) but takes
-      // it, as a forward's inputs are passed alike.
-      {"--beta",
-       "beta",
-       Shape::Features,
-       spec->bias.value && !backward,
-       spec->bias.value,
-       "the spec has bias = true",
-       "the spec has no bias",
-       {}},
-      {"--dy",
-       "dy",
-       Shape::Rows,
-       backward,
-       backward,
-       "with --backward",
-       "it needs --backward",
-       {}},
-      {"--dresidual-out",
-       "the gradient at residual_out",
-       Shape::Rows,
-       false,
-       backward && spec->residualAdd.value,
-       "",
-       backward ? "the spec has no residual_add" : "it needs --backward",
-       {}},
-      {"--mean",
-       "the saved mean",
-       Shape::Stats,
-       backward && saved && center,
-       backward && center,
-       "with --rstd: saved statistics are passed together",
-       backward ? "the spec does not center" : "it needs --backward",
-       {}},
-      {"--rstd",
-       "the saved rstd",
-       Shape::Stats,
-       backward && saved && scale,
-       backward,
-       "with --mean: saved statistics are passed together",
-       "it needs --backward",
-       {}},
-      {"--scale",
-       "the static scale",
-       Shape::One,
-       staticScale,
-       staticScale,
-       "the spec has [quantize] scale = \"static\"",
-       "only a spec with [quantize] scale = \"static\" reads a scale",
-       {}}};
-  for (const InputFile &f : files) {
-    if (f.needed && !args->has(f.flag)) {
-      usageError(f.needs.rfind("with ", 0) == 0
-                     ? std::string("pass ") + f.flag + " FILE.npy " + f.needs
-                     : f.needs + "; pass " + f.flag + " FILE.npy");
-      return kExitUsage;
-    }
-    if (!f.allowed && args->has(f.flag)) {
-      usageError(std::string("the run does not read ") + (f.flag + 2) + " (" +
-                 f.refuses + "); drop " + f.flag);
-      return kExitUsage;
-    }
-  }
-
-  // Reads one input; a file that cannot be read names what it should hold.
-  auto load = [](const std::string &path, const std::string &expected,
-                 npy::Array &array) {
-    try {
-      array = npy::read(path);
-      return true;
-    } catch (const npy::NpyError &error) {
-      llvm::errs() << path << ": error: " << error.reason() << " (expected "
-                   << expected << ")\n";
-      return false;
-    } catch (const std::bad_alloc &) {
-      llvm::errs() << path << ": error: too large to load (expected "
-                   << expected << ")\n";
-      return false;
-    }
-  };
-  InputFile &xFile = files[0];
-  std::string xPath = *args->get("--x");
-  if (!load(xPath, "x of shape [rows, d]", xFile.array))
-    return kExitError;
-  xFile.given = true;
-  if (xFile.array.shape.size() != 2) {
-    llvm::errs() << xPath << ": error: x must have shape [rows, d], got "
-                 << shapeText(xFile.array.shape) << "\n";
-    return kExitError;
-  }
-  int64_t rows = xFile.array.shape[0], d = xFile.array.shape[1];
-  if (d < 1) {
-    llvm::errs() << xPath << ": error: x needs at least one feature, got "
-                 << shapeText(xFile.array.shape) << "\n";
-    return kExitError;
-  }
-  for (InputFile &f : files) {
-    if (f.given || !args->has(f.flag))
-      continue;
-    std::vector<int64_t> shape = f.shape == Shape::Rows ? std::vector{rows, d}
-                                 : f.shape == Shape::Features ? std::vector{d}
-                                 : f.shape == Shape::One
-                                     ? std::vector<int64_t>{1}
-                                     : std::vector{rows};
-    std::string path = *args->get(f.flag);
-    if (!load(path, std::string(f.what) + " of shape " + shapeText(shape),
-              f.array) ||
-        !checkShape(path, f.array, shape, f.what))
-      return kExitError;
-    f.given = true;
-  }
-  const double *x = files[0].data(), *residual = files[1].data(),
-               *gamma = files[2].data(), *beta = files[3].data(),
-               *dy = files[4].data(), *dresidualOut = files[5].data(),
-               *mean = files[6].data(), *rstd = files[7].data(),
-               *scaleIn = files[8].data();
-
-  bool onCuda = !kernelPath &&
-                (device == "cuda" || (device == "auto" && cuda::available()));
-  RunInputs inputs;
-  inputs.rows = rows;
-  inputs.d = d;
-  inputs.x = x;
-  inputs.residual = residual;
-  inputs.gamma = gamma;
-  inputs.beta = beta;
-  inputs.dy = dy;
-  inputs.dresidualOut = dresidualOut;
-  inputs.mean = mean;
-  inputs.rstd = rstd;
-  inputs.staticScale = scaleIn;
-  RunOptions options;
-  if (backward)
-    options.program = Program::gradient(saved, args->has("--dresidual-out"));
-  RunOutputs result;
-  auto start = std::chrono::steady_clock::now();
-  try {
-    if (kernelPath)
-      result = runIRFileOnCpu(*kernelPath, *spec, inputs);
-    else if (onCuda)
-      result =
-          runSpecOnCuda(args->positional[0], *spec, inputs, options.program);
-    else
-      result = runSpecOnCpu(*spec, inputs, options);
-  } catch (const std::exception &error) {
-    llvm::errs() << args->positional[0] << ": error: " << error.what() << "\n";
-    return kExitError;
-  }
-  double ms = std::chrono::duration<double, std::milli>(
-                  std::chrono::steady_clock::now() - start)
-                  .count();
-
-  // Encode every output first; write only when all are ready.
-  std::vector<std::pair<std::string, std::string>> outputs;
-  std::string missing;
-  auto addFile = [&](const char *name, const std::vector<double> &values,
-                     std::vector<int64_t> shape) {
-    size_t count = 1;
-    for (int64_t n : shape)
-      count *= size_t(n);
-    if (values.size() != count) {
-      missing = name;
-      return;
-    }
-    std::vector<float> data(values.begin(), values.end());
-    outputs.emplace_back(name, npy::encodeFloat32(shape, data.data()));
-  };
-  if (backward) {
-    addFile("dx.npy", result.dx, {rows, d});
-    if (spec->residualAdd.value)
-      addFile("dresidual.npy", result.dresidual, {rows, d});
-    if (spec->gain.value)
-      addFile("dgamma.npy", result.dgamma, {d});
-    if (spec->bias.value)
-      addFile("dbeta.npy", result.dbeta, {d});
-  } else {
-    addFile("y.npy", result.y, {rows, d});
-    if (spec->residualAdd.value)
-      addFile("residual_out.npy", result.residualOut, {rows, d});
-    if (spec->saveStats.value && spec->center.value)
-      addFile("mean.npy", result.mean, {rows});
-    if (spec->saveStats.value)
-      addFile("rstd.npy", result.rstd, {rows});
-    if (staticScale)
-      addFile("amax.npy", result.amax, {rows});
-    else if (spec->quantized() &&
-             spec->quantizeScale.value == dsl::QuantizeScale::Block)
-      addFile("scale.npy", result.scale,
-              {rows, (d + static_cast<int64_t>(spec->quantizeBlock.value) - 1) /
-                         static_cast<int64_t>(spec->quantizeBlock.value)});
-    else if (spec->quantized())
-      addFile("scale.npy", result.scale, {rows});
-  }
-  if (!missing.empty()) {
-    llvm::errs() << args->positional[0] << ": error: the kernels wrote no "
-                 << missing << "\n";
-    return kExitError;
-  }
-  bool created = !llvm::sys::fs::exists(*out);
-  if (std::error_code ec = llvm::sys::fs::create_directories(*out)) {
-    llvm::errs() << "normc: error: cannot create '" << *out
-                 << "': " << ec.message() << "\n";
-    return kExitError;
-  }
-  std::string error;
-  {
-    StagedFiles staged; // its temporary files go when it does
-    for (auto &[name, bytes] : outputs) {
-      llvm::SmallString<256> path(*out);
-      llvm::sys::path::append(path, name);
-      if (error.empty())
-        error = staged.add(path.str().str(), bytes);
-    }
-    if (error.empty())
-      error = staged.commit();
-  }
-  if (!error.empty()) {
-    if (created) // DIR as it was: absent (remove() takes empty folders only)
-      llvm::sys::fs::remove(*out);
-    llvm::errs() << "normc: error: " << error << "\n";
-    return kExitError;
-  }
-  llvm::errs() << llvm::format(
-      "normc: ran %s%s on the %s: %lld rows x %lld "
-      "in %.1f ms (with the kernel compile unless cached); wrote %zu "
-      "file(s) to %s\n",
-      spec->name.value.c_str(), backward ? " backward" : "",
-      onCuda ? "cuda gpu" : "cpu", (long long)rows, (long long)d, ms,
-      outputs.size(), out->c_str());
-
-  if (!args->has("--check"))
-    return 0;
+/// Grades the outputs against the spec's float64 reference, printing the
+/// worst error of each; whether every one keeps the promise.
+bool checkAgainstReference(const dsl::Spec &spec, bool backward,
+                           const RunInputs &in, const RunOutputs &result) {
   // The reference sees the inputs rounded to the spec's types, as the
   // kernel does.
   auto rounded = [&](const double *p, size_t count, dsl::DType type) {
@@ -470,13 +154,17 @@ int normc::tool::runRun(int argc, char **argv) {
         v.push_back(reference::roundTo(type, p[i]));
     return v;
   };
+  int64_t rows = in.rows, d = in.d;
+  const double *x = in.get("x"), *residual = in.get("residual"),
+               *gamma = in.get("gamma"), *beta = in.get("beta"),
+               *dy = in.get("dy"), *dresidualOut = in.get("dresidual_out");
   size_t cells = size_t(rows) * size_t(d);
-  std::vector<double> rx = rounded(x, cells, spec->input.value),
-                      rr = rounded(residual, cells, spec->input.value),
-                      rg = rounded(gamma, d, spec->params.value),
-                      rb = rounded(beta, d, spec->params.value),
-                      rdy = rounded(dy, cells, spec->output.value),
-                      rdh = rounded(dresidualOut, cells, spec->input.value);
+  std::vector<double> rx = rounded(x, cells, spec.input.value),
+                      rr = rounded(residual, cells, spec.input.value),
+                      rg = rounded(gamma, d, spec.params.value),
+                      rb = rounded(beta, d, spec.params.value),
+                      rdy = rounded(dy, cells, spec.output.value),
+                      rdh = rounded(dresidualOut, cells, spec.input.value);
   reference::Inputs refIn;
   refIn.x = rx.data();
   refIn.residual = residual ? rr.data() : nullptr;
@@ -493,13 +181,13 @@ int normc::tool::runRun(int argc, char **argv) {
     gradIn.forward = refIn;
     gradIn.dy = rdy.data();
     gradIn.dresidualOut = dresidualOut ? rdh.data() : nullptr;
-    if (spec->bias.value && !beta) // the gradient does not depend on beta
+    if (spec.bias.value && !beta) // the gradient does not depend on beta
       rb.assign(d, 0.0), gradIn.forward.beta = rb.data();
-    reference::Gradients ref = reference::evaluateGradient(*spec, gradIn);
+    reference::Gradients ref = reference::evaluateGradient(spec, gradIn);
     auto dxReport = [&](const char *name, const std::vector<double> &got) {
       return report(name, got.size(), [&](size_t i) {
         return reference::dxErrorFraction(got[i], ref.dx[i], ref.dxScale[i],
-                                          spec->input.value);
+                                          spec.input.value);
       });
     };
     auto paramReport = [&](const char *name, const std::vector<double> &got,
@@ -508,35 +196,329 @@ int normc::tool::runRun(int argc, char **argv) {
                            const std::vector<double> &conditioning) {
       return report(name, got.size(), [&](size_t i) {
         return reference::paramGradErrorFraction(
-            got[i], want[i], scale[i], spec->params.value,
+            got[i], want[i], scale[i], spec.params.value,
             conditioning.empty() ? 0.0 : conditioning[i]);
       });
     };
-    kept = dxReport("dx", result.dx);
-    if (spec->residualAdd.value)
-      kept &= dxReport("dresidual", result.dresidual);
-    if (spec->gain.value)
-      kept &= paramReport("dgamma", result.dgamma, ref.dgamma, ref.dgammaScale,
-                          ref.dgammaConditioning);
-    if (spec->bias.value)
-      kept &= paramReport("dbeta", result.dbeta, ref.dbeta, ref.dbetaScale, {});
+    kept = dxReport("dx", result["dx"]);
+    if (spec.residualAdd.value)
+      kept &= dxReport("dresidual", result["dresidual"]);
+    if (spec.gain.value)
+      kept &= paramReport("dgamma", result["dgamma"], ref.dgamma,
+                          ref.dgammaScale, ref.dgammaConditioning);
+    if (spec.bias.value)
+      kept &=
+          paramReport("dbeta", result["dbeta"], ref.dbeta, ref.dbetaScale, {});
   } else {
-    reference::Outputs ref = reference::evaluate(*spec, refIn);
-    if (spec->quantized())
-      kept = reportQuantized(*spec, result, ref, rows, d, scaleIn);
+    reference::Outputs ref = reference::evaluate(spec, refIn);
+    if (spec.quantized())
+      kept = reportQuantized(spec, result, ref, rows, d, in.get("scale"));
     else
-      kept = reportForward("y", result.y, ref.y, spec->output.value,
+      kept = reportForward("y", result["y"], ref.y, spec.output.value,
                            ref.yConditioning);
-    if (spec->residualAdd.value)
-      kept &= reportForward("residual_out", result.residualOut, ref.residualOut,
-                            spec->input.value);
+    if (spec.residualAdd.value)
+      kept &= reportForward("residual_out", result["residual_out"],
+                            ref.residualOut, spec.input.value);
     if (!ref.mean.empty())
-      kept &= reportForward("mean", result.mean, ref.mean, dsl::DType::F32);
+      kept &= reportForward("mean", result["mean"], ref.mean, dsl::DType::F32);
     if (!ref.rstd.empty())
-      kept &= reportForward("rstd", result.rstd, ref.rstd, dsl::DType::F32);
+      kept &= reportForward("rstd", result["rstd"], ref.rstd, dsl::DType::F32);
   }
-  if (!kept) {
-    llvm::errs() << args->positional[0]
+  return kept;
+}
+
+/// Flags name the arguments of the program run: --x, --dresidual-out.
+std::string flagOf(const std::string &name) {
+  std::string flag = "--" + name;
+  std::replace(flag.begin(), flag.end(), '_', '-');
+  return flag;
+}
+std::string nameOf(const std::string &flag) {
+  std::string name = flag.substr(2);
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+/// What the command line asks for.
+struct RunRequest {
+  std::string specPath, device, out;
+  std::optional<std::string> kernelPath;
+  bool backward = false, check = false;
+  /// Input files by argument name.
+  std::map<std::string, std::string> files;
+};
+
+std::optional<RunRequest> parseRun(int argc, char **argv, int &exitCode) {
+  const std::vector<std::string> ownOptions = {"--out", "--device", "--kernel"};
+  std::vector<std::string> valued = ownOptions;
+  valued.push_back(kAnyOption); // an argument's file: --x X.npy, ...
+  std::optional<ParsedArgs> args =
+      parseCommand(argc, argv, "run", kRunUsage, valued,
+                   {"--check", "--backward"}, exitCode);
+  if (!args)
+    return std::nullopt;
+  exitCode = kExitUsage;
+  RunRequest r;
+  r.specPath = args->positional[0];
+  r.device = args->get("--device").value_or("auto");
+  if (r.device != "auto" && r.device != "cpu" && r.device != "cuda") {
+    usageError("unknown device '" + r.device + "'; expected auto, cpu or cuda");
+    return std::nullopt;
+  }
+  if (!args->has("--out")) {
+    usageError("run needs --out DIR");
+    return std::nullopt;
+  }
+  r.out = *args->get("--out");
+  r.kernelPath = args->get("--kernel");
+  if (r.kernelPath && r.device == "cuda") {
+    usageError("--kernel runs on the CPU device; drop --device=cuda");
+    return std::nullopt;
+  }
+  r.backward = args->has("--backward");
+  r.check = args->has("--check");
+  for (const auto &[flag, value] : args->options)
+    if (flag != "--check" && flag != "--backward" &&
+        std::find(ownOptions.begin(), ownOptions.end(), flag) ==
+            ownOptions.end())
+      r.files[nameOf(flag)] = value;
+  return r;
+}
+
+/// The inputs of a signature (the arguments it only reads).
+Signature inputsOf(const Signature &signature) {
+  Signature out;
+  for (const Argument &a : signature)
+    if (!a.written)
+      out.push_back(a);
+  return out;
+}
+
+/// The program of `norm` the given files fit (the forward, or the backward
+/// program that reads exactly them), or a usage error naming the file to
+/// pass or drop.
+std::optional<std::string> chooseProgram(const Norm &norm, bool backward,
+                                         const std::set<std::string> &given,
+                                         Signature &inputs, int &exitCode) {
+  exitCode = kExitUsage;
+  std::vector<std::string> programs =
+      backward ? norm.backwardPrograms() : std::vector<std::string>{"forward"};
+  if (programs.empty()) {
+    try {
+      norm.signature("backward");
+    } catch (const Error &error) { // the compiler's positioned reason
+      llvm::errs() << error.what() << "\n";
+    }
+    exitCode = kExitError;
+    return std::nullopt;
+  }
+  std::vector<Signature> signatures;
+  for (const std::string &program : programs)
+    signatures.push_back(inputsOf(norm.signature(program)));
+  std::vector<const Signature *> pointers;
+  for (const Signature &s : signatures)
+    pointers.push_back(&s);
+  size_t nearest = nearestSignature(pointers, given);
+  Mismatch m = mismatchOf(signatures[nearest], given);
+  std::string what = "the " + programs[nearest] + " of '" + norm.name() + "'";
+  if (!m.extra.empty()) {
+    bool backwardReads = false;
+    if (!backward)
+      for (const std::string &program : norm.backwardPrograms())
+        backwardReads |=
+            findArgument(norm.signature(program), m.extra) != nullptr;
+    usageError(what + " does not read " + m.extra + "; drop " +
+               flagOf(m.extra) + (backwardReads ? ", or pass --backward" : ""));
+    return std::nullopt;
+  }
+  if (m.missing) {
+    usageError(what + " reads " + m.missing->name + " " +
+               normc::shapeText(*m.missing) + "; pass " +
+               flagOf(m.missing->name) + " FILE.npy");
+    return std::nullopt;
+  }
+  inputs = signatures[nearest];
+  return programs[nearest];
+}
+
+/// Reads one input file; a file that cannot be read names what it should
+/// hold.
+bool load(const std::string &path, const std::string &expected,
+          npy::Array &array) {
+  try {
+    array = npy::read(path);
+    return true;
+  } catch (const npy::NpyError &error) {
+    llvm::errs() << path << ": error: " << error.reason() << " (expected "
+                 << expected << ")\n";
+    return false;
+  } catch (const std::bad_alloc &) {
+    llvm::errs() << path << ": error: too large to load (expected " << expected
+                 << ")\n";
+    return false;
+  }
+}
+
+/// Reads every input of the program: the first [rows, d] one gives rows
+/// and d, every other is checked against its shape.
+bool loadInputs(const RunRequest &r, const Signature &inputs,
+                std::map<std::string, npy::Array> &arrays, RunInputs &in) {
+  auto rowsByD =
+      std::find_if(inputs.begin(), inputs.end(), [](const Argument &a) {
+        return a.dims == std::vector{Argument::Dim::Rows, Argument::Dim::D};
+      });
+  if (rowsByD == inputs.end()) {
+    llvm::errs() << r.specPath << ": error: the kernels read no [rows, d] "
+                 << "input to take the shape from\n";
+    return false;
+  }
+  const std::string &path = r.files.at(rowsByD->name);
+  npy::Array &first = arrays[rowsByD->name];
+  if (!load(path, rowsByD->name + " of shape [rows, d]", first))
+    return false;
+  if (first.shape.size() != 2 || first.shape[1] < 1) {
+    llvm::errs() << path << ": error: " << rowsByD->name
+                 << " must have shape [rows, d] with d >= 1, got "
+                 << shapeText(first.shape) << "\n";
+    return false;
+  }
+  in.rows = first.shape[0];
+  in.d = first.shape[1];
+  for (const Argument &a : inputs) {
+    std::vector<int64_t> shape = a.shape(in.rows, in.d);
+    npy::Array &array = arrays[a.name];
+    const std::string &file = r.files.at(a.name);
+    if (&array != &first &&
+        (!load(file, a.name + " of shape " + shapeText(shape), array) ||
+         !checkShape(file, array, shape, a.name.c_str())))
+      return false;
+    in.set(a.name, array.data.data());
+  }
+  return true;
+}
+
+/// Writes every output as a float32 .npy of its signature's shape into
+/// DIR: all of them, or none.
+bool writeOutputs(const RunRequest &r, const Signature &signature,
+                  const RunInputs &in, const RunOutputs &result,
+                  size_t &written) {
+  std::vector<std::pair<std::string, std::string>> outputs;
+  for (const Argument &a : signature) {
+    if (!a.written)
+      continue;
+    std::vector<int64_t> shape = a.shape(in.rows, in.d);
+    const std::vector<double> &values = result[a.name];
+    if (values.size() != size_t(a.elements(in.rows, in.d))) {
+      llvm::errs() << r.specPath << ": error: the kernels wrote no " << a.name
+                   << "\n";
+      return false;
+    }
+    std::vector<float> data(values.begin(), values.end());
+    outputs.emplace_back(a.name + ".npy",
+                         npy::encodeFloat32(shape, data.data()));
+  }
+  bool created = !llvm::sys::fs::exists(r.out);
+  if (std::error_code ec = llvm::sys::fs::create_directories(r.out)) {
+    llvm::errs() << "normc: error: cannot create '" << r.out
+                 << "': " << ec.message() << "\n";
+    return false;
+  }
+  std::string error;
+  {
+    StagedFiles staged; // its temporary files go when it does
+    for (auto &[name, bytes] : outputs) {
+      llvm::SmallString<256> path(r.out);
+      llvm::sys::path::append(path, name);
+      if (error.empty())
+        error = staged.add(path.str().str(), bytes);
+    }
+    if (error.empty())
+      error = staged.commit();
+  }
+  if (!error.empty()) {
+    if (created) // DIR as it was: absent (remove() takes empty folders only)
+      llvm::sys::fs::remove(r.out);
+    llvm::errs() << "normc: error: " << error << "\n";
+    return false;
+  }
+  written = outputs.size();
+  return true;
+}
+
+} // namespace
+
+int normc::tool::runRun(int argc, char **argv) {
+  int exitCode = 0;
+  std::optional<RunRequest> r = parseRun(argc, argv, exitCode);
+  if (!r)
+    return exitCode;
+  std::optional<dsl::Spec> spec = readSpec(r->specPath);
+  if (!spec)
+    return kExitError;
+  std::set<std::string> given;
+  for (const auto &[name, file] : r->files)
+    given.insert(name);
+
+  bool onCuda = !r->kernelPath && (r->device == "cuda" ||
+                                   (r->device == "auto" && cuda::available()));
+  RunInputs in;
+  RunOutputs result;
+  Signature signature;
+  std::map<std::string, npy::Array> arrays;
+  auto start = std::chrono::steady_clock::now();
+  try {
+    if (r->kernelPath) {
+      // Hand-edited IR: its own kernels say what they read.
+      std::string errors;
+      std::optional<EmittedModule> emitted = emitIRFile(*r->kernelPath, errors);
+      if (!emitted)
+        throw std::runtime_error("cannot compile the kernel:\n" + errors);
+      signature = signatureOf(emitted->kernels);
+      Mismatch m = mismatchOf(inputsOf(signature), given);
+      if (!m.fits()) {
+        usageError("the kernel of " + *r->kernelPath + " " + m.str());
+        return kExitUsage;
+      }
+      if (!loadInputs(*r, inputsOf(signature), arrays, in))
+        return kExitError;
+      cpu::CpuModule module = cpu::CpuModule::compile(emitted->source);
+      result = runModuleOnCpu(*spec, emitted->kernels, module, in);
+    } else {
+      RuntimeOptions options;
+      options.device = onCuda ? DeviceKind::Cuda : DeviceKind::Cpu;
+      Runtime runtime(options);
+      Norm norm = runtime.loadSpecFile(r->specPath);
+      Signature inputs;
+      int exitCode = 0;
+      std::optional<std::string> program =
+          chooseProgram(norm, r->backward, given, inputs, exitCode);
+      if (!program)
+        return exitCode;
+      signature = norm.signature(*program);
+      if (!loadInputs(*r, inputs, arrays, in))
+        return kExitError;
+      start = std::chrono::steady_clock::now();
+      result = runOnDevice(norm, *program, in);
+    }
+  } catch (const std::exception &error) {
+    llvm::errs() << r->specPath << ": error: " << error.what() << "\n";
+    return kExitError;
+  }
+  double ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+  size_t written = 0;
+  if (!writeOutputs(*r, signature, in, result, written))
+    return kExitError;
+  llvm::errs() << llvm::format(
+      "normc: ran %s%s on the %s: %lld rows x %lld "
+      "in %.1f ms (with the kernel compile unless cached); wrote %zu "
+      "file(s) to %s\n",
+      spec->name.value.c_str(), r->backward ? " backward" : "",
+      onCuda ? "cuda gpu" : "cpu", (long long)in.rows, (long long)in.d, ms,
+      written, r->out.c_str());
+  if (r->check && !checkAgainstReference(*spec, r->backward, in, result)) {
+    llvm::errs() << r->specPath
                  << ": error: the kernel breaks the promised bound\n";
     return kExitError;
   }

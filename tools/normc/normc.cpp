@@ -5,7 +5,10 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "normc/Abi/Printable.h"
+
 #include <cstring>
+#include <new>
 
 static const char kUsage[] = R"(normc: a compiler for normalization layers
 
@@ -36,12 +39,7 @@ stages (--emit), in pipeline order:
 exit status: 0 success, 1 bad input, 2 bad command-line usage
 )";
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
-  if (argc < 2) {
-    llvm::errs() << kUsage;
-    return normc::tool::kExitUsage;
-  }
+static int dispatch(int argc, char **argv) {
   const char *command = argv[1];
   if (!std::strcmp(command, "--help") || !std::strcmp(command, "-h")) {
     llvm::outs() << kUsage;
@@ -62,4 +60,25 @@ int main(int argc, char **argv) {
   normc::tool::usageError(std::string("unknown command '") + command +
                           "'; expected check, compile, run or tune");
   return normc::tool::kExitUsage;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  // An allocation that fails is an exception the commands report, not
+  // LLVM's "out of memory" abort.
+  std::set_new_handler(nullptr);
+  if (argc < 2) {
+    llvm::errs() << kUsage;
+    return normc::tool::kExitUsage;
+  }
+  // Every command reports its own errors; this is the net under them: no
+  // input makes normc abort.
+  try {
+    return dispatch(argc, argv);
+  } catch (const std::bad_alloc &) {
+    llvm::errs() << "normc: error: out of memory\n";
+  } catch (const std::exception &error) {
+    llvm::errs() << "normc: error: " << normc::printable(error.what()) << "\n";
+  }
+  return normc::tool::kExitError;
 }

@@ -64,7 +64,7 @@ SpecCompilation::create(const dsl::Spec &spec, std::optional<int64_t> cols,
         dsl::Diagnostic{dsl::Severity::Error, spec.output.loc,
                         "an fp8 output (\"" +
                             std::string(dsl::toString(spec.output.value)) +
-                            "\") has no backward (contract section 7)"}
+                            "\") has no backward (see docs/fp8.md)"}
             .str() +
         "\n";
     return nullptr;

@@ -26,9 +26,8 @@ private:
                                where.line, where.column);
   }
 
-  /// Contract section 7: y, unrounded, divided by its scale and rounded to
-  /// fp8; returns q and stores the scale (or, with a static scale, the
-  /// amax).
+  /// y, unrounded, divided by its scale and rounded to fp8 (docs/fp8.md);
+  /// returns q and stores the scale (or, with a static scale, the amax).
   Value quantize(Value y, Value staticScale);
 
   Type elementType(dsl::DType t) {
@@ -94,9 +93,9 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> cols) {
       spec.quantizeScale.value == dsl::QuantizeScale::Static)
     staticScale = norm::InputOp::create(
         b, loc(spec.quantizeScale.loc),
-        RankedTensorType::get({1}, b.getF32Type()), "static_scale");
+        RankedTensorType::get({1}, b.getF32Type()), "scale");
 
-  // The per-row math of contract section 1.
+  // The per-row math of a spec (docs/spec.md).
   if (residual)
     h = norm::ResidualAddOp::create(b, loc(spec.residualAdd.loc), h.getType(),
                                     h, residual, TypeAttr::get(acc));
@@ -146,7 +145,7 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> cols) {
     };
     if (mean)
       norm::OutputOp::create(b, saveLoc, "mean", asF32(mean));
-    // Without scaling r = 1 (contract section 1, step 3), saved all the same.
+    // Without scaling r = 1 (docs/spec.md, step 3), saved all the same.
     Value r = rstd ? rstd
                    : norm::FillOp::create(b, saveLoc, stats, h,
                                           b.getF64FloatAttr(1.0));
@@ -176,10 +175,9 @@ Value SpecBuilder::quantize(Value y, Value staticScale) {
                    llvm::function_ref<Value(Value)> build) -> Value {
     auto type = RankedTensorType::get(stats.getShape(), element);
     bool perRow = type.getRank() == 1;
-    auto map = norm::MapOp::create(b, at, type,
-                                   perRow ? ValueRange() : ValueRange{v},
-                                   perRow ? ValueRange{v} : ValueRange(),
-                                   FloatAttr());
+    auto map =
+        norm::MapOp::create(b, at, type, perRow ? ValueRange() : ValueRange{v},
+                            perRow ? ValueRange{v} : ValueRange(), FloatAttr());
     Block &body = map.getBody().emplaceBlock();
     Value arg = body.addArgument(acc, at);
     OpBuilder::InsertionGuard guard(b);

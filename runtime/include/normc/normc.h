@@ -2,9 +2,9 @@
 //
 //   normc::Runtime rt;                                // a GPU if present
 //   normc::Norm norm = rt.loadSpecFile("specs/llama_rmsnorm.toml");
-//   normc::ForwardArgs a;
-//   a.rows = rows; a.d = 4096; a.x = x; a.gamma = gamma; a.y = y;
-//   norm.forward(a, stream);                          // device pointers
+//   normc::Arguments a(rows, 4096);                   // device pointers
+//   a.set("x", x).set("gamma", gamma).set("y", y);    // norm.signature()
+//   norm.forward(a, stream);
 //
 // The first forward() for a hidden size d specializes, compiles (NVRTC for
 // the GPU present, or the host compiler for the CPU device), tunes (where
@@ -17,8 +17,11 @@
 #ifndef NORMC_NORMC_H
 #define NORMC_NORMC_H
 
+#include "normc/Abi/Signature.h"
 #include <cstdint>
+
 #include <functional>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -53,76 +56,27 @@ struct RuntimeOptions {
   std::string cpuHeaderDir;
 };
 
-/// What a loaded spec reads and writes, for bindings that check their
-/// arguments: storage types as spelled in specs ("f32", "f16", "bf16";
-/// the output may be "f8e4m3" or "f8e5m2", contract section 7).
-struct NormSignature {
-  std::string input, output, params;
-  bool residual = false, gamma = false, beta = false;   // inputs
-  bool residualOut = false, mean = false, rstd = false; // outputs
-  /// Statistics: what a backward with saved statistics reads (the mean
-  /// when centered, rstd when scaled).
-  bool centered = false, scaled = false;
-  /// The output uses gainOffset + gamma (Gemma: 1).
-  double gainOffset = 0;
-  /// An fp8 output: "row" (writes a scale per row), "block" (a scale per
-  /// row and block of quantizeBlock features) or "static" (reads one scale,
-  /// writes the amax per row); empty for the other outputs.
-  std::string quantizeScale;
-  int64_t quantizeBlock = 0; // with "block"
-  /// The spec's canonical TOML text (dsl::Spec::canonical).
-  std::string canonical;
+/// One buffer of a call: a device pointer on CUDA, a host pointer on the CPU
+/// device, of the element type its signature gives; for a strided argument
+/// ([rows, d]) its row stride in elements, 0 for d.
+struct Tensor {
+  const void *data = nullptr;
+  int64_t rowStride = 0;
 };
 
-/// Pointers are device pointers on CUDA and host pointers on the CPU
-/// device, of the spec's types. Strides are in elements; 0 means d.
-struct ForwardArgs {
+/// The buffers of one call, by the names of the program's signature
+/// (Norm::signature): every argument of it, no other.
+struct Arguments {
   int64_t rows = 0, d = 0;
-  const void *x = nullptr;
-  int64_t xStride = 0;
-  const void *residual = nullptr; // with residual_add
-  int64_t residualStride = 0;
-  const void *gamma = nullptr; // with gain
-  const void *beta = nullptr;  // with bias
-  void *y = nullptr;
-  int64_t yStride = 0;
-  void *residualOut = nullptr; // with residual_add
-  int64_t residualOutStride = 0;
-  float *mean = nullptr; // with save_stats and center
-  float *rstd = nullptr; // with save_stats (all 1 when scale = false)
-  // An fp8 output (contract section 7), y then of the fp8 type: with
-  // `[quantize] scale = "row"` the per-row scales [rows] are written, with
-  // "block" the scales [rows, ceil(d / block)] (row-major, contiguous); with
-  // "static" the scale [1] is read and the per-row amax [rows] written.
-  float *scale = nullptr;
-  const float *staticScale = nullptr;
-  float *amax = nullptr;
-};
+  std::map<std::string, Tensor> tensors;
 
-/// The backward of contract section 5, for the loss
-/// sum(dy * y) + sum(dresidualOut * residual_out). Pointers as for
-/// ForwardArgs; dy is of the output type, dresidualOut of the input type.
-/// Passing the saved statistics (mean when centered, rstd when scaled)
-/// selects the kernels that read them instead of recomputing them.
-struct BackwardArgs {
-  int64_t rows = 0, d = 0;
-  const void *x = nullptr;
-  int64_t xStride = 0;
-  const void *residual = nullptr; // with residual_add
-  int64_t residualStride = 0;
-  const void *gamma = nullptr; // with gain
-  const void *dy = nullptr;
-  int64_t dyStride = 0;
-  const void *dresidualOut = nullptr; // optional, with residual_add
-  int64_t dresidualOutStride = 0;
-  const float *mean = nullptr; // optional: a forward's saved statistics
-  const float *rstd = nullptr;
-  void *dx = nullptr; // of the input type
-  int64_t dxStride = 0;
-  void *dresidual = nullptr; // with residual_add: the same values as dx
-  int64_t dresidualStride = 0;
-  void *dgamma = nullptr; // with gain, of the params type
-  void *dbeta = nullptr;  // with bias, of the params type
+  Arguments() = default;
+  Arguments(int64_t rows, int64_t d) : rows(rows), d(d) {}
+  Arguments &set(const std::string &name, const void *data,
+                 int64_t rowStride = 0) {
+    tensors[name] = Tensor{data, rowStride};
+    return *this;
+  }
 };
 
 /// One measured schedule candidate.
@@ -144,33 +98,50 @@ class Norm {
 public:
   const std::string &name() const;
   DeviceKind device() const;
-  NormSignature signature() const;
+  /// The spec's canonical TOML text (equal specs, equal text).
+  const std::string &canonical() const;
+  /// What the output adds to gamma (Gemma's 1 + gamma; 0 for most specs).
+  double gainOffset() const;
+
+  /// The arguments of a program: "forward", or a backward as
+  /// backwardPrograms() names it. Throws Error for a program the spec does
+  /// not have (an fp8 output has no backward).
+  Signature signature(const std::string &program = "forward") const;
+  /// The spec's backward programs, each with its own signature: "backward"
+  /// (it recomputes the statistics) first, then those that also read the
+  /// forward's saved statistics ("backward+saved_stats") or the gradient
+  /// arriving at residual_out ("backward+dresidual_out"), where the spec has
+  /// them. Empty when the spec has no backward.
+  std::vector<std::string> backwardPrograms() const;
 
   /// Runs the forward kernel for a.rows x a.d on `stream` (a CUstream;
   /// null: the default stream; ignored on the CPU device, which finishes
-  /// before returning).
-  void forward(const ForwardArgs &a, void *stream = nullptr) const;
+  /// before returning). Throws Error, before any kernel runs, when the
+  /// arguments do not match signature("forward").
+  void forward(const Arguments &a, void *stream = nullptr) const;
 
   /// Every schedule the tuner may pick for hidden size d, the heuristic's
   /// first (as text, e.g. "strategy=row_group,rows_per_block=1,...").
   std::vector<std::string> schedules(int64_t d) const;
   /// forward() with the kernel of one of schedules(d) instead of the tuned
   /// one, e.g. to check every candidate; throws Error for any other.
-  void forwardWith(const std::string &schedule, const ForwardArgs &a,
+  void forwardWith(const std::string &schedule, const Arguments &a,
                    void *stream = nullptr) const;
   /// Runs the backward kernels for a.rows x a.d on `stream`: dx (and
   /// dresidual) in one pass over the rows, dgamma and dbeta as per-block
   /// partial sums in a fixed order and a kernel that adds them, so they are
-  /// the same bits from run to run on one device. Throws Error for
-  /// missing or inconsistent arguments. On CUDA, backward calls of one Norm
-  /// on several streams at once share a workspace: give each stream a Norm.
-  void backward(const BackwardArgs &a, void *stream = nullptr) const;
+  /// the same bits from run to run on one device. The program is the one of
+  /// backwardPrograms() whose signature names exactly the arguments given
+  /// (passing the saved mean and rstd selects the kernels that read them);
+  /// Error when none does. On CUDA, backward calls of one Norm on several
+  /// streams at once share a workspace: give each stream a Norm.
+  void backward(const Arguments &a, void *stream = nullptr) const;
   /// The backward's schedule candidates for d (of the kernels that read
   /// saved statistics or dresidualOut when asked), and backward() with one
   /// of them instead of the tuned one.
   std::vector<std::string> backwardSchedules(int64_t d, bool savedStats = false,
                                              bool dresidualOut = false) const;
-  void backwardWith(const std::string &schedule, const BackwardArgs &a,
+  void backwardWith(const std::string &schedule, const Arguments &a,
                     void *stream = nullptr) const;
 
   /// Makes the kernel for (d, rows) ready without running it; returns its

@@ -17,13 +17,16 @@ public:
   virtual ~LoadedKernel() = default;
   /// In launch order.
   const std::vector<KernelLaunchInfo> &kernels() const { return sequence; }
+  /// Their signature, read off once.
+  const Signature &signature() const { return arguments; }
 
 protected:
   explicit LoadedKernel(std::vector<KernelLaunchInfo> kernels)
-      : sequence(std::move(kernels)) {}
+      : sequence(std::move(kernels)), arguments(signatureOf(sequence)) {}
 
 private:
   std::vector<KernelLaunchInfo> sequence;
+  Signature arguments;
 };
 
 class Backend {
@@ -78,11 +81,6 @@ std::unique_ptr<Backend> makeCpuBackend(const std::string &cacheDir,
 /// Throws normc::Error when no GPU can be used.
 std::unique_ptr<Backend> makeCudaBackend(int ordinal,
                                          const std::string &cacheDir);
-
-/// Bytes of a parameter of kernel `info` for (rows, d) (0 for integers),
-/// partials for `partialRows` rows.
-size_t bufferBytes(const KernelLaunchInfo &info, const KernelParam &param,
-                   int64_t rows, int64_t d, int64_t partialRows);
 
 /// The partials buffers of a sequence, by name, with their bytes for
 /// (rows, d) under `plan`.

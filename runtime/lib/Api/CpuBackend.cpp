@@ -1,34 +1,17 @@
 //===- CpuBackend.cpp - The CPU device as a Backend -----------------------===//
 #include "Backend.h"
+#include "normc/Abi/Signature.h"
 #include "normc/Runtime/CpuDevice.h"
-#include "normc/Runtime/HostData.h"
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <memory>
+
+#include <unistd.h>
 
 using namespace normc;
 using namespace normc::api;
-
-size_t api::bufferBytes(const KernelLaunchInfo &info, const KernelParam &param,
-                        int64_t rows, int64_t d, int64_t partialRows) {
-  switch (param.kind) {
-  case KernelParam::Kind::Rows:
-    return rows * d * host::elementBytes(param.elementType);
-  case KernelParam::Kind::Features:
-    return d * host::elementBytes(param.elementType);
-  case KernelParam::Kind::Stats:
-    return rows * host::elementBytes(param.elementType);
-  case KernelParam::Kind::Partials:
-    return partialRows * d * host::elementBytes(param.elementType);
-  case KernelParam::Kind::Scalar:
-    return host::elementBytes(param.elementType);
-  case KernelParam::Kind::Groups:
-    return rows * info.groupsPerRow(d) * host::elementBytes(param.elementType);
-  default:
-    return 0;
-  }
-}
 
 std::vector<std::pair<std::string, size_t>>
 api::partialsBuffers(const std::vector<KernelLaunchInfo> &kernels,
@@ -38,7 +21,7 @@ api::partialsBuffers(const std::vector<KernelLaunchInfo> &kernels,
   for (const KernelLaunchInfo &info : kernels)
     for (const KernelParam &p : info.params)
       if (p.kind == KernelParam::Kind::Partials && p.written)
-        out.push_back({p.name, bufferBytes(info, p, 0, d, rows)});
+        out.push_back({p.name, size_t(rows * d * elementBytes(p))});
   return out;
 }
 
@@ -120,17 +103,28 @@ public:
   }
 
   double measure(const LoadedKernel &kernel, int64_t rows, int64_t d) override {
+    // Scratch buffers this machine can hold, checked before any is made.
+    uint64_t needed = 0;
+    for (const Argument &argument : kernel.signature())
+      needed += std::min<uint64_t>(uint64_t(argument.bytes(rows, d)),
+                                   UINT64_MAX / 16);
+    uint64_t memory =
+        uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
+    if (needed > memory / 2)
+      throw Error("timing " + std::to_string(rows) +
+                  " rows of d = " + std::to_string(d) +
+                  " on the CPU device needs " + std::to_string(needed >> 20) +
+                  " MiB of buffers; this "
+                  "machine has " +
+                  std::to_string(memory >> 20) + " MiB");
     std::vector<std::vector<unsigned char>> storage;
     KernelArgs args;
     args.rows = rows;
     args.cols = d;
-    for (const KernelLaunchInfo &info : kernel.kernels())
-      for (const KernelParam &param : info.params)
-        if (param.isBuffer() && param.kind != KernelParam::Kind::Partials &&
-            !args.buffers.count(param.name)) {
-          storage.emplace_back(bufferBytes(info, param, rows, d, 0) + 16, 0);
-          args.buffers[param.name] = storage.back().data();
-        }
+    for (const Argument &argument : kernel.signature()) {
+      storage.emplace_back(argument.bytes(rows, d) + 16, 0);
+      args.buffers[argument.name] = storage.back().data();
+    }
     launch(kernel, args, nullptr); // warm-up
     std::vector<double> times;
     for (int i = 0; i < 5; ++i) {

@@ -169,14 +169,11 @@ public:
       KernelArgs args;
       args.rows = rows;
       args.cols = d;
-      for (const KernelLaunchInfo &info : kernel.kernels())
-        for (const KernelParam &param : info.params)
-          if (param.isBuffer() && param.kind != KernelParam::Kind::Partials &&
-              !args.buffers.count(param.name)) {
-            storage.emplace_back(ordinal, bufferBytes(info, param, rows, d, 0));
-            storage.back().fill(0);
-            args.buffers[param.name] = storage.back().get();
-          }
+      for (const Argument &argument : kernel.signature()) {
+        storage.emplace_back(ordinal, argument.bytes(rows, d));
+        storage.back().fill(0);
+        args.buffers[argument.name] = storage.back().get();
+      }
       return cuda::timeMedianMs(ordinal,
                                 [&] { launch(kernel, args, nullptr); });
     } catch (const cuda::CudaError &error) {

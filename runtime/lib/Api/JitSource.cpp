@@ -70,6 +70,22 @@ public:
     return {schedule, std::move(module->source), std::move(module->kernels)};
   }
 
+  std::vector<KernelLaunchInfo>
+  anyKernels(const Program &program) const override {
+    // The heuristic's kernels for a d given at run time.
+    std::string errors;
+    std::unique_ptr<SpecCompilation> any =
+        SpecCompilation::create(specModel, std::nullopt, errors, program);
+    std::optional<EmittedModule> module;
+    if (any)
+      module = any->emitModule(ScheduleOptions(), errors);
+    if (!module) // the compiler's positioned diagnostics say why
+      throw Error(errors.empty()
+                      ? "'" + specModel.name.value + "' has no " + program.str()
+                      : errors.substr(0, errors.find_last_not_of('\n') + 1));
+    return module->kernels;
+  }
+
 private:
   static std::optional<Candidate> parseEntry(const std::string &entry,
                                              const Schedule &schedule) {

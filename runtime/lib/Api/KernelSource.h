@@ -45,6 +45,11 @@ public:
   /// The kernels of one candidate; throws normc::Error.
   virtual Candidate kernel(const Program &program, int64_t d,
                            const Schedule &schedule) const = 0;
+  /// The launch facts of some candidate of the program, for its signature
+  /// (every candidate's is the same); throws normc::Error when the spec has
+  /// no such program.
+  virtual std::vector<KernelLaunchInfo>
+  anyKernels(const Program &program) const = 0;
 };
 
 std::unique_ptr<KernelSource> makePackSource(Pack pack, dsl::Spec spec);

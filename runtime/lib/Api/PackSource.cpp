@@ -43,6 +43,15 @@ public:
                 schedule.str());
   }
 
+  std::vector<KernelLaunchInfo>
+  anyKernels(const Program &program) const override {
+    for (const PackCandidate &c : pack.candidates)
+      if (c.program == program)
+        return c.kernels;
+    throw Error("the pack for '" + specModel.name.value + "' has no " +
+                program.str() + " kernels");
+  }
+
 private:
   Pack pack;
   dsl::Spec specModel;

@@ -2,14 +2,17 @@
 #include "Backend.h"
 #include "KernelSource.h"
 #include "Tuner.h"
+#include "normc/Abi/EnvironmentSwitch.h"
 #include "normc/Runtime/CudaDriver.h"
 #include "normc/Runtime/DiskCache.h"
 #include "normc/normc.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <set>
 #include <shared_mutex>
 #include <tuple>
 
@@ -39,6 +42,18 @@ struct NormState {
   mutable std::mutex compiling;
   mutable std::map<Key, std::shared_ptr<LoadedKernel>> kernels;
   mutable std::map<Key, std::string> schedules;
+  /// Each program's signature, read off its kernels once.
+  mutable std::mutex signatureMutex;
+  mutable std::map<Program, Signature> signatures;
+
+  const Signature &signature(const Program &program) const {
+    std::lock_guard<std::mutex> lock(signatureMutex);
+    auto it = signatures.find(program);
+    if (it == signatures.end())
+      it = signatures.emplace(program, signatureOf(source->anyKernels(program)))
+               .first;
+    return it->second;
+  }
 
   std::shared_ptr<LoadedKernel> kernelFor(const Program &program, int64_t d,
                                           int64_t rows) const;
@@ -151,26 +166,54 @@ const std::string &Norm::name() const {
 
 DeviceKind Norm::device() const { return state->runtime->backend->kind(); }
 
-NormSignature Norm::signature() const {
-  const dsl::Spec &spec = state->source->spec();
-  NormSignature s;
-  s.input = dsl::toString(spec.input.value);
-  s.output = dsl::toString(spec.output.value);
-  s.params = dsl::toString(spec.params.value);
-  s.residual = s.residualOut = spec.residualAdd.value;
-  s.gamma = spec.gain.value;
-  s.beta = spec.bias.value;
-  s.mean = spec.saveStats.value && spec.center.value;
-  s.rstd = spec.saveStats.value;
-  s.centered = spec.center.value;
-  s.scaled = spec.scale.value;
-  s.gainOffset = spec.gainOffset.value;
-  if (spec.quantized())
-    s.quantizeScale = dsl::toString(spec.quantizeScale.value);
-  if (spec.quantized() && spec.quantizeScale.value == dsl::QuantizeScale::Block)
-    s.quantizeBlock = static_cast<int64_t>(spec.quantizeBlock.value);
-  s.canonical = state->canonical;
-  return s;
+const std::string &Norm::canonical() const { return state->canonical; }
+
+double Norm::gainOffset() const {
+  return state->source->spec().gainOffset.value;
+}
+
+Signature Norm::signature(const std::string &program) const {
+  std::optional<Program> parsed = Program::parse(program);
+  if (!parsed)
+    throw Error("no program '" + program +
+                "': \"forward\" or one of backwardPrograms()");
+  return state->signature(*parsed);
+}
+
+/// The backward programs of a spec, without those whose signature is an
+/// earlier one's (saved statistics of a spec that keeps none).
+static std::vector<Program> backwardsOf(const NormState &state) {
+  std::vector<Program> out;
+  std::vector<std::vector<std::string>> seen;
+  for (const Program &program :
+       Program::backwards(state.source->spec().residualAdd.value)) {
+    std::vector<std::string> names;
+    try {
+      for (const Argument &a : state.signature(program))
+        names.push_back(a.name);
+    } catch (const Error &) {
+      continue; // the spec has no such backward
+    }
+    if (std::find(seen.begin(), seen.end(), names) == seen.end()) {
+      seen.push_back(names);
+      out.push_back(program);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> Norm::backwardPrograms() const {
+  std::vector<std::string> out;
+  for (const Program &program : backwardsOf(*state))
+    out.push_back(program.str());
+  return out;
+}
+
+static std::set<std::string> namesGiven(const Arguments &a) {
+  std::set<std::string> names;
+  for (const auto &[name, tensor] : a.tensors)
+    names.insert(name);
+  return names;
 }
 
 static void checkShape(int64_t rows, int64_t d) {
@@ -179,11 +222,11 @@ static void checkShape(int64_t rows, int64_t d) {
     throw Error(problem);
 }
 
-/// Launches `kernel` on the buffers of `a`.
-static void launchOn(Backend &backend, const LoadedKernel &kernel,
-                     const ForwardArgs &a, void *stream);
-static void launchOn(Backend &backend, const LoadedKernel &kernel,
-                     const BackwardArgs &a, void *stream);
+/// Launches the kernels of `program` on the buffers of `a`; Error, before
+/// any kernel runs, unless `a` names exactly their arguments.
+static void launchOn(const NormState &state, const Program &program,
+                     const LoadedKernel &kernel, const Arguments &a,
+                     void *stream);
 
 std::string Norm::prepare(int64_t d, int64_t rows) const {
   checkShape(rows, d);
@@ -192,9 +235,9 @@ std::string Norm::prepare(int64_t d, int64_t rows) const {
   return state->schedules.at({Program::forward(), d, rowsBucket(rows)});
 }
 
-void Norm::forward(const ForwardArgs &a, void *stream) const {
+void Norm::forward(const Arguments &a, void *stream) const {
   checkShape(a.rows, a.d);
-  launchOn(*state->runtime->backend,
+  launchOn(*state, Program::forward(),
            *state->kernelFor(Program::forward(), a.d, a.rows), a, stream);
 }
 
@@ -213,42 +256,36 @@ std::vector<std::string> Norm::schedules(int64_t d) const {
                        state->runtime->backend->smVersion());
 }
 
-void Norm::forwardWith(const std::string &schedule, const ForwardArgs &a,
+void Norm::forwardWith(const std::string &schedule, const Arguments &a,
                        void *stream) const {
   checkShape(a.rows, a.d);
-  launchOn(*state->runtime->backend,
+  launchOn(*state, Program::forward(),
            *state->kernelWith(Program::forward(), schedule, a.d), a, stream);
 }
 
-/// The backward program the arguments ask for; Error when they do not fit
-/// the spec.
-static Program backwardProgram(const dsl::Spec &spec, const BackwardArgs &a) {
-  const std::string &name = spec.name.value;
-  if (spec.quantized())
-    throw Error("'" + name + "' has an fp8 output (" +
-                std::string(dsl::toString(spec.output.value)) +
-                "), which has no backward (contract section 7)");
-  bool saved = a.mean || a.rstd;
-  if (a.mean && !spec.center.value)
-    throw Error("'" + name + "' is not centered and has no mean to pass");
-  if (saved && spec.center.value && !a.mean)
-    throw Error("'" + name +
-                "' is centered: saved statistics need the mean "
-                "as well as rstd");
-  if (saved && spec.scale.value && !a.rstd)
-    throw Error("'" + name +
-                "' scales: saved statistics need rstd as well "
-                "as the mean");
-  if (a.dresidualOut && !spec.residualAdd.value)
-    throw Error("'" + name + "' has no residual_add: drop dresidualOut");
-  return Program::gradient(saved, a.dresidualOut != nullptr);
+/// The backward program whose signature names exactly the arguments of
+/// `a`; Error naming the nearest one's mismatch when none does.
+static Program backwardProgram(const NormState &state, const Arguments &a) {
+  const std::string &name = state.source->spec().name.value;
+  std::vector<Program> programs = backwardsOf(state);
+  if (programs.empty())
+    state.signature(Program::gradient()); // throws why there is none
+  std::set<std::string> given = namesGiven(a);
+  std::vector<const Signature *> signatures;
+  for (const Program &program : programs)
+    signatures.push_back(&state.signature(program));
+  size_t nearest = nearestSignature(signatures, given);
+  Mismatch mismatch = mismatchOf(*signatures[nearest], given);
+  if (mismatch.fits())
+    return programs[nearest];
+  throw Error("the " + programs[nearest].str() + " of '" + name + "' " +
+              mismatch.str() + " (no backward takes exactly these arguments)");
 }
 
-void Norm::backward(const BackwardArgs &a, void *stream) const {
+void Norm::backward(const Arguments &a, void *stream) const {
   checkShape(a.rows, a.d);
-  Program program = backwardProgram(state->source->spec(), a);
-  launchOn(*state->runtime->backend, *state->kernelFor(program, a.d, a.rows), a,
-           stream);
+  Program program = backwardProgram(*state, a);
+  launchOn(*state, program, *state->kernelFor(program, a.d, a.rows), a, stream);
 }
 
 std::vector<std::string> Norm::backwardSchedules(int64_t d, bool savedStats,
@@ -258,61 +295,40 @@ std::vector<std::string> Norm::backwardSchedules(int64_t d, bool savedStats,
                        state->runtime->backend->smVersion());
 }
 
-void Norm::backwardWith(const std::string &schedule, const BackwardArgs &a,
+void Norm::backwardWith(const std::string &schedule, const Arguments &a,
                         void *stream) const {
   checkShape(a.rows, a.d);
-  Program program = backwardProgram(state->source->spec(), a);
-  launchOn(*state->runtime->backend, *state->kernelWith(program, schedule, a.d),
-           a, stream);
+  Program program = backwardProgram(*state, a);
+  launchOn(*state, program, *state->kernelWith(program, schedule, a.d), a,
+           stream);
 }
 
-/// Collects named buffers and row strides (0: d, left out).
-struct ArgsBuilder {
+static void launchOn(const NormState &state, const Program &program,
+                     const LoadedKernel &kernel, const Arguments &a,
+                     void *stream) {
+  const Signature &signature = kernel.signature();
   KernelArgs args;
-  ArgsBuilder(int64_t rows, int64_t d) {
-    args.rows = rows;
-    args.cols = d;
+  args.rows = a.rows;
+  args.cols = a.d;
+  size_t known = 0;
+  for (const auto &[name, tensor] : a.tensors) {
+    const Argument *argument = findArgument(signature, name);
+    if (!argument)
+      break;
+    ++known;
+    if (tensor.rowStride && !argument->strided)
+      throw Error("'" + name + "' " + shapeText(*argument) +
+                  " takes no row stride");
+    if (tensor.data)
+      args.buffers[name] = const_cast<void *>(tensor.data);
+    if (tensor.rowStride)
+      args.strides[name] = tensor.rowStride;
   }
-  void buffer(const char *name, const void *p, int64_t stride = 0) {
-    if (p)
-      args.buffers[name] = const_cast<void *>(p);
-    if (stride)
-      args.strides[name] = stride;
-  }
-};
-
-static void launchOn(Backend &backend, const LoadedKernel &kernel,
-                     const BackwardArgs &a, void *stream) {
-  ArgsBuilder b(a.rows, a.d);
-  b.buffer("x", a.x, a.xStride);
-  b.buffer("residual", a.residual, a.residualStride);
-  b.buffer("gamma", a.gamma);
-  b.buffer("dy", a.dy, a.dyStride);
-  b.buffer("dresidual_out", a.dresidualOut, a.dresidualOutStride);
-  b.buffer("mean", a.mean);
-  b.buffer("rstd", a.rstd);
-  b.buffer("dx", a.dx, a.dxStride);
-  b.buffer("dresidual", a.dresidual, a.dresidualStride);
-  b.buffer("dgamma", a.dgamma);
-  b.buffer("dbeta", a.dbeta);
-  backend.launch(kernel, b.args, stream);
-}
-
-static void launchOn(Backend &backend, const LoadedKernel &kernel,
-                     const ForwardArgs &a, void *stream) {
-  ArgsBuilder b(a.rows, a.d);
-  b.buffer("x", a.x, a.xStride);
-  b.buffer("residual", a.residual, a.residualStride);
-  b.buffer("gamma", a.gamma);
-  b.buffer("beta", a.beta);
-  b.buffer("y", a.y, a.yStride);
-  b.buffer("residual_out", a.residualOut, a.residualOutStride);
-  b.buffer("mean", a.mean);
-  b.buffer("rstd", a.rstd);
-  b.buffer("scale", a.scale);
-  b.buffer("static_scale", a.staticScale);
-  b.buffer("amax", a.amax);
-  backend.launch(kernel, b.args, stream);
+  if (known != a.tensors.size() || known != signature.size())
+    throw Error("the " + program.str() + " of '" +
+                state.source->spec().name.value + "' " +
+                mismatchOf(signature, namesGiven(a)).str());
+  state.runtime->backend->launch(kernel, args, stream);
 }
 
 /// Measures every candidate of `program`, stores the winner and uses it.
@@ -353,8 +369,8 @@ TuneReport Norm::tuneBackward(
 static bool autotuneDefault(const RuntimeOptions &options, DeviceKind kind) {
   if (options.autotune >= 0)
     return options.autotune > 0;
-  if (const char *env = std::getenv("NORMC_AUTOTUNE"))
-    return std::string(env) != "0";
+  if (std::optional<bool> on = environmentSwitch("NORMC_AUTOTUNE"))
+    return *on;
   return kind == DeviceKind::Cuda;
 }
 

@@ -51,10 +51,16 @@ bool readFully(int fd, char *data, size_t size) {
 
 /// The payload of the entry of `key` open as `fd`, or nullopt when the file
 /// is not a whole entry with a matching checksum.
+/// An entry is a kernel's source or object or a precompiled header, tens
+/// of megabytes at most: a larger one (a planted sparse file announcing a
+/// terabyte) is read as a miss, never allocated.
+constexpr uint64_t kMaxEntryBytes = uint64_t(1) << 30;
+
 std::optional<std::string> readEntry(int fd, uint64_t fileSize,
                                      const std::string &key) {
   Header header;
-  if (fileSize < kHeaderSize || !readFully(fd, header.data(), kHeaderSize))
+  if (fileSize < kHeaderSize || fileSize > kMaxEntryBytes ||
+      !readFully(fd, header.data(), kHeaderSize))
     return std::nullopt;
   std::optional<HeaderFields> fields = decodeHeader(header);
   if (!fields || fields->payloadSize != fileSize - kHeaderSize)
@@ -155,7 +161,7 @@ std::optional<std::string> DiskCache::get(const std::string &key) const {
       if (!payload)
         removeIfUnchanged(path, opened);
     } catch (const std::bad_alloc &) {
-      // An entry too large to hold is a miss; the file may be fine.
+      // An entry too large to hold now is a miss; the file may be fine.
     }
   }
   ::close(fd);

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "normc/Abi/EnvironmentSwitch.h"
 #include "normc/Abi/ReadFile.h"
 #include "normc/Runtime/CpuDevice.h"
 #include "normc/Runtime/DiskCache.h"
@@ -219,7 +220,8 @@ CpuModule CpuModule::compile(const std::string &source,
         objectPath.empty()
             ? ""
             : objectPath.substr(0, objectPath.size() - 4) + ".cpp";
-    if (options.precompiledHeader && envOr("NORMC_CPU_PCH", "1") != "0")
+    if (options.precompiledHeader &&
+        environmentSwitch("NORMC_CPU_PCH").value_or(true))
       command.back() = forcedInclude(header, cache);
     object = compileObject(command, source, shown);
     if (cache.put(entry, *object)) // the entry's folder exists now

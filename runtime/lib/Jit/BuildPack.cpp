@@ -11,7 +11,7 @@ std::optional<normc::Pack> normc::buildPack(const dsl::Spec &spec,
   pack.specToml = spec.canonical();
   pack.cols = cols;
   std::vector<Program> programs = {Program::forward()};
-  if (!spec.quantized()) // fp8 outputs have no backward (contract section 7)
+  if (!spec.quantized()) // fp8 outputs have no backward (docs/fp8.md)
     for (const Program &p : Program::backwards(spec.residualAdd.value))
       programs.push_back(p);
   for (const Program &program : programs) {

@@ -1,5 +1,6 @@
 //===- SpecRunner.cpp - Compile a spec and run it on host arrays ----------===//
 #include "normc/Runtime/SpecRunner.h"
+#include "normc/Abi/Signature.h"
 #include "normc/Frontend/SpecCompiler.h"
 #include "normc/Runtime/HostData.h"
 #include "normc/Runtime/KernelArgs.h"
@@ -73,70 +74,43 @@ RunOutputs normc::runModuleOnCpu(const dsl::Spec &spec,
                                  const cpu::CpuModule &module,
                                  const RunInputs &in,
                                  const RunOptions &options) {
-  // An empty array may come without data.
-  auto need = [&](const double *p, const std::string &what, size_t count) {
-    if (!p && count)
-      throw std::runtime_error("spec '" + spec.name.value + "' needs " + what);
-    return p;
-  };
-  int misalign = options.misalignElements;
-  size_t rows = static_cast<size_t>(in.rows), d = static_cast<size_t>(in.d);
-  int64_t xStride = in.xStride ? in.xStride : in.d;
-  int64_t residualStride = in.residualStride ? in.residualStride : in.d;
-  const std::map<std::string, std::pair<const double *, int64_t>> inputs = {
-      {"x", {in.x, xStride}},
-      {"residual", {in.residual, residualStride}},
-      {"gamma", {in.gamma, 0}},
-      {"beta", {in.beta, 0}},
-      {"dy", {in.dy, 0}},
-      {"dresidual_out", {in.dresidualOut, 0}},
-      {"mean", {in.mean, 0}},
-      {"rstd", {in.rstd, 0}},
-      {"static_scale", {in.staticScale, 0}}};
   std::vector<KernelLaunch> plan = planLaunches(kernels, in.rows, in.d);
   size_t partials = static_cast<size_t>(partialRows(kernels, plan));
+  Signature signature = signatureOf(kernels);
 
-  // One host buffer per buffer parameter of the kernels: inputs from `in`,
-  // outputs (what a kernel writes) poisoned. Later kernels share them.
-  std::map<std::string, HostBuffer> buffers;
-  for (const KernelLaunchInfo &info : kernels)
-    for (const KernelParam &p : info.params) {
-      if (!p.isBuffer() || buffers.count(p.name))
-        continue;
-      auto input = inputs.find(p.name);
-      int64_t stride = input != inputs.end() && input->second.second
-                           ? input->second.second
-                           : in.d;
-      size_t count = p.kind == KernelParam::Kind::Features   ? d
-                     : p.kind == KernelParam::Kind::Stats    ? rows
-                     : p.kind == KernelParam::Kind::Scalar   ? 1
-                     : p.kind == KernelParam::Kind::Partials ? partials * d
-                     : p.kind == KernelParam::Kind::Groups
-                         ? rows * info.groupsPerRow(in.d)
-                         : rows * stride;
-      int shift = p.kind == KernelParam::Kind::Stats ||
-                          p.kind == KernelParam::Kind::Scalar ||
-                          p.kind == KernelParam::Kind::Groups
-                      ? 0
-                      : misalign;
-      if (p.written)
-        buffers.emplace(p.name, poisoned(p.elementType, count, shift));
-      else if (input != inputs.end())
-        buffers.emplace(p.name,
-                        HostBuffer(p.elementType,
-                                   need(input->second.first, p.name, count),
-                                   count, shift));
-      else
-        throw std::runtime_error("kernel '" + info.name + "' reads a buffer '" +
-                                 p.name + "' that a spec run has no data for");
-    }
-
+  // One host buffer per argument: inputs from `in`, outputs poisoned; and
+  // the partial sums the kernels exchange, poisoned too.
   KernelArgs args;
   args.cols = in.d;
+  std::map<std::string, HostBuffer> buffers;
+  for (const Argument &a : signature) {
+    auto given = in.arrays.find(a.name);
+    int64_t stride = 0;
+    if (a.strided && !a.written && given != in.arrays.end() &&
+        given->second.rowStride)
+      stride = args.strides[a.name] = given->second.rowStride;
+    size_t count = static_cast<size_t>(a.elements(in.rows, in.d, stride));
+    // Misaligned by whole elements: the buffers of features (a row's).
+    int shift =
+        a.dims.back() == Argument::Dim::D ? options.misalignElements : 0;
+    if (a.written) {
+      buffers.emplace(a.name, poisoned(a.elementType, count, shift));
+    } else {
+      const double *data =
+          given == in.arrays.end() ? nullptr : given->second.data;
+      if (!data && count)
+        throw std::runtime_error("spec '" + spec.name.value + "' needs " +
+                                 a.name + " " + shapeText(a));
+      buffers.emplace(a.name, HostBuffer(a.elementType, data, count, shift));
+    }
+  }
+  for (const KernelLaunchInfo &info : kernels)
+    for (const KernelParam &p : info.params)
+      if (p.kind == KernelParam::Kind::Partials && !buffers.count(p.name))
+        buffers.emplace(p.name, poisoned(p.elementType, partials * in.d,
+                                         options.misalignElements));
   for (auto &[name, buffer] : buffers)
     args.buffers[name] = buffer.data();
-  args.strides["x"] = xStride;
-  args.strides["residual"] = residualStride;
   std::vector<std::unique_ptr<PackedArgs>> packed =
       packLaunches(kernels, plan, args);
   for (size_t i = 0; i < plan.size(); ++i) {
@@ -150,20 +124,8 @@ RunOutputs normc::runModuleOnCpu(const dsl::Spec &spec,
   }
 
   RunOutputs out;
-  const std::pair<const char *, std::vector<double> *> results[] = {
-      {"y", &out.y},           {"residual_out", &out.residualOut},
-      {"mean", &out.mean},     {"rstd", &out.rstd},
-      {"dx", &out.dx},         {"dresidual", &out.dresidual},
-      {"dgamma", &out.dgamma}, {"dbeta", &out.dbeta},
-      {"scale", &out.scale},   {"amax", &out.amax}};
-  for (auto [name, values] : results) {
-    auto it = buffers.find(name);
-    bool written = false;
-    for (const KernelLaunchInfo &info : kernels)
-      for (const KernelParam &p : info.params)
-        written |= p.name == name && p.written;
-    if (it != buffers.end() && written)
-      *values = it->second.values();
-  }
+  for (const Argument &a : signature)
+    if (a.written)
+      out.arrays[a.name] = buffers.at(a.name).values();
   return out;
 }

@@ -42,7 +42,7 @@ norm.spec @rows_fp8 {
 
 // A static scale: a scalar buffer read once per row, and the amax stored.
 // CHECK-LABEL: sched.kernel @static_fp8 accumulate(f32) {
-// CHECK-DAG:     %[[ONE:.*]] = sched.buffer "static_scale" : !sched.scalar<f32>
+// CHECK-DAG:     %[[ONE:.*]] = sched.buffer "scale" : !sched.scalar<f32>
 // CHECK-DAG:     %[[AMAX:.*]] = sched.buffer "amax" : !sched.stats<f32>
 // CHECK:         %[[S:.*]] = sched.load_scalar %[[ONE]] : !sched.scalar<f32> -> f32
 // CHECK:         %[[A:.*]] = sched.reduce %{{.*}} combine(max)
@@ -51,7 +51,7 @@ norm.spec @rows_fp8 {
 // CHECK:           arith.divf %{{.*}}, %[[S]] : f32
 norm.spec @static_fp8 {
   %x = norm.input "x" : tensor<?x?xf32>
-  %one = norm.input "static_scale" : tensor<1xf32>
+  %one = norm.input "scale" : tensor<1xf32>
   %s = norm.moment %x fraction 1.0 variance biased : tensor<?x?xf32> -> tensor<?xf32>
   %r = norm.rstd %s epsilon 1.0e-6 placement inside_sqrt : tensor<?xf32>
   %y = norm.normalize %x rstd %r : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?x?xf32>

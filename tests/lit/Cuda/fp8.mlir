@@ -3,9 +3,9 @@
 // rounded by the toolkit's conversion, stored vector_width values at a time.
 // RUN: %normc compile %s --emit=cuda | FileCheck %s
 // CHECK:       #include <cuda_fp8.h>
-// CHECK-LABEL: NORMC_KERNEL(256, amax)(const float *x, long long x_stride, const float *static_scale, __nv_fp8_e4m3 *y, long long y_stride, float *amax, long long rows, int cols)
+// CHECK-LABEL: NORMC_KERNEL(256, amax)(const float *x, long long x_stride, const float *scale, __nv_fp8_e4m3 *y, long long y_stride, float *amax, long long rows, int cols)
 // CHECK:       const bool y_vec = normc_aligned(y_row, 4);
-// CHECK:       const float [[S:s[0-9]+]] = static_scale[0];
+// CHECK:       const float [[S:s[0-9]+]] = scale[0];
 // CHECK:       const float [[M:s[0-9]+]] = normc_abs(
 // CHECK:       [[A:a[0-9]+]] = normc_max([[A]], [[M]]);
 // CHECK:       [[W:s[0-9]+]] = normc_max([[W]], __shfl_xor_sync(0xffffffffu, [[W]], 16));
@@ -17,7 +17,7 @@
 // CHECK:       normc_store<4>(y_row,
 sched.kernel @amax accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
   %x = sched.buffer "x" : !sched.rows<f32>
-  %one = sched.buffer "static_scale" : !sched.scalar<f32>
+  %one = sched.buffer "scale" : !sched.scalar<f32>
   %q = sched.buffer "y" : !sched.rows<f8E4M3FN>
   %m = sched.buffer "amax" : !sched.stats<f32>
   %s = sched.load_scalar %one : !sched.scalar<f32> -> f32

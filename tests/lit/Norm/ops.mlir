@@ -92,7 +92,7 @@ norm.spec @generic {
 // CHECK:         norm.quantize %[[Y]] scale %{{.*}} : (tensor<?x16xf32>, tensor<1xf32>) -> tensor<?x16xf8E5M2>
 norm.spec @rms_fp8 {
   %x = norm.input "x" : tensor<?x16xbf16>
-  %one = norm.input "static_scale" : tensor<1xf32>
+  %one = norm.input "scale" : tensor<1xf32>
   %s = norm.moment %x fraction 1.0 variance biased : tensor<?x16xbf16> -> tensor<?xf32>
   %r = norm.rstd %s epsilon 1.0e-6 placement inside_sqrt : tensor<?xf32>
   %y = norm.normalize %x rstd %r : (tensor<?x16xbf16>, tensor<?xf32>) -> tensor<?x16xf32>

@@ -1,7 +1,7 @@
 //===- SpecErrorsTest.cpp - Errors for specs that make no sense -----------===//
 //
-// Each error of contract sections 1 and 3, checked by its exact printed text
-// and position.
+// Each error of docs/spec.md ("Rejected specs" and "Diagnostics"), checked
+// by its exact printed text and position.
 //
 //===----------------------------------------------------------------------===//
 #include "SpecTestUtil.h"
@@ -262,7 +262,7 @@ TEST(SpecErrors, UnbiasedNeedsCenter) {
   EXPECT_EQ(afterCenter("variance = \"unbiased\"\n"), Lines{});
 }
 
-// Contract section 7's keys: [quantize] only with an fp8 output, block in
+// The keys of docs/fp8.md: [quantize] only with an fp8 output, block in
 // range and only with block scales (which this build does not have yet).
 TEST(SpecErrors, QuantizeKeys) {
   EXPECT_EQ(afterCenter("[quantize]\nscale = \"static\"\n"),
@@ -371,4 +371,28 @@ TEST(SpecErrors, ConstantsTheAccumulateTypeCannotHold) {
         parse("name = \"t\"\n[statistics]\ncenter = true\n" + std::string(fine))
             .spec)
         << fine;
+}
+
+// What a spec wrote is echoed escaped: a key, a table name or a string with
+// a newline, a carriage return or an escape sequence cannot start a forged
+// line of its own or move the terminal's cursor.
+TEST(SpecErrors, WhatAUserWroteIsEchoedEscaped) {
+  for (const char *text :
+       {"name = \"k\"\n[\"evil\\nfake.toml:1:1: error: forged\"]\n"
+        "[statistics]\ncenter = false\n",
+        "name = \"k\\u001b[2J\\rfake.toml:1:1: error: forged\"\n"
+        "[statistics]\ncenter = false\n",
+        "name = \"k\"\n[statistics]\ncenter = false\n\"x\\u0007\\ny\" = 1\n"}) {
+    Lines got = messages(parse(text));
+    ASSERT_FALSE(got.empty()) << text;
+    for (const std::string &line : got) {
+      EXPECT_EQ(line.find_first_of("\n\r\x1b\x07"), std::string::npos) << line;
+      EXPECT_EQ(line.rfind("t.toml:", 0), 0u) << line;
+    }
+  }
+  Lines table =
+      messages(parse("name = \"k\"\n[\"evil\\nfake.toml:1:1: error: forged\"]\n"
+                     "[statistics]\ncenter = false\n"));
+  EXPECT_NE(table[0].find("evil\\nfake.toml:1:1"), std::string::npos)
+      << table[0];
 }

@@ -1,7 +1,7 @@
 //===- SpecParserTest.cpp - Reading valid specs ---------------------------===//
 //
 // Every key lands in its Spec field with the position of its value; every
-// key left out has the contract's default and no position.
+// key left out has the default of docs/spec.md and no position.
 //
 //===----------------------------------------------------------------------===//
 #include "SpecTestUtil.h"

@@ -155,7 +155,7 @@ TEST(ReferenceEvaluate, StatisticsWidth) {
   EXPECT_EQ(statisticsWidth(0.1, 4), 1);  // floor(0.4) = 0 -> 1
   EXPECT_EQ(statisticsWidth(0.1, 10), 1); // 0.1 * 10 is exactly 1.0
   EXPECT_EQ(statisticsWidth(0.7, 10), 7); // 7.000000000000001
-  // 0.29 * 100 is 28.999999999999996 in double: the contract's floor, taken
+  // 0.29 * 100 is 28.999999999999996 in double: docs/spec.md's floor, taken
   // literally in double, gives 28.
   EXPECT_EQ(statisticsWidth(0.29, 100), 28);
   EXPECT_EQ(statisticsWidth(1e-9, 1), 1);

@@ -4,7 +4,7 @@
 // here, independently of the rounding under test): each value is a fixed
 // point, every midpoint between neighbours goes to the even code, random
 // values go where a search over all 256 codes puts them, and out-of-range
-// values saturate as contract section 7 says.
+// values saturate as docs/fp8.md says.
 //
 //===----------------------------------------------------------------------===//
 #include "normc/Reference/Reference.h"
@@ -164,8 +164,8 @@ TEST_P(Fp8Rounding, AcceptsTheRoundingOfAnyYWithinItsConditioning) {
   EXPECT_TRUE(fp8AcceptsWithin(format, lo, y, s, 0));
   EXPECT_TRUE(fp8AcceptsWithin(format, hi, y, s, (hi - lo) * 0.2 * s));
   // Not two codes away, and not a value that is no rounding of the range.
-  EXPECT_FALSE(fp8AcceptsWithin(format, hi + (hi - lo), y, s,
-                                (hi - lo) * 0.2 * s));
+  EXPECT_FALSE(
+      fp8AcceptsWithin(format, hi + (hi - lo), y, s, (hi - lo) * 0.2 * s));
   EXPECT_FALSE(fp8AcceptsWithin(format, hi, y, s, (hi - lo) * 0.05 * s));
 }
 

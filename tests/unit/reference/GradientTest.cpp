@@ -4,7 +4,7 @@
 // evaluateGradient is held to central differences of the loss
 // L = sum(dy * y) + sum(dh * residual_out), computed with the reference
 // forward on a copy of the spec whose dtypes are all f64 (so every rounding
-// is the identity, as contract section 5 differentiates). The data are
+// is the identity, as docs/backward.md differentiates). The data are
 // multiples of 2^-10 in [-3, 3]: x + r of two of them is exact in f32, so
 // rounding h to the input type is the identity on them too, and the
 // gradient of the spec as written is the derivative the differences see.
@@ -146,7 +146,7 @@ void expectMatchesDifferences(const dsl::Spec &exact, const Problem &p,
   }
 }
 
-/// One spec of the sweep: every option of contract section 1 that the
+/// One spec of the sweep: every option of docs/spec.md that the
 /// backward differentiates appears in at least one.
 struct Case {
   const char *name;

@@ -1,4 +1,4 @@
-//===- QuantizationTest.cpp - Section 7's amax and scales per row and block -===//
+//===- QuantizationTest.cpp - The fp8 amax and scales per row and block ---===//
 //
 // reference::quantization on hand-made y: the amax per row or per block of
 // features (the last block shorter, NaN ignored, zeros giving scale 1), and
@@ -57,8 +57,8 @@ TEST(Quantization, PerBlockWithARaggedLastBlock) {
 }
 
 TEST(Quantization, StaticScaleKeepsTheRowAmax) {
-  Quantization q = quantization(fp8Spec(dsl::QuantizeScale::Static), twoRows(),
-                                2, 40, 0.25);
+  Quantization q =
+      quantization(fp8Spec(dsl::QuantizeScale::Static), twoRows(), 2, 40, 0.25);
   EXPECT_EQ(q.amax, (std::vector<double>{40.0, 39.5}));
   EXPECT_EQ(q.scale, (std::vector<double>{0.25, 0.25}));
 }

@@ -5,8 +5,8 @@
 // element-wise path in each kind of candidate the tuner may pick (each way
 // of keeping the row, each vector width) and give the same
 // bits as aligned rows; rows more than 2^31 elements apart are addressed in
-// 64 bits; and shapes, strides and pointers no kernel can take are errors
-// before any launch.
+// 64 bits; and shapes, strides and pointers no kernel can take, and
+// arguments other than the signature's, are errors before any launch.
 //
 //===----------------------------------------------------------------------===//
 #include "normc/Abi/Schedule.h"
@@ -98,23 +98,16 @@ struct ForwardRun {
         gamma(1, d, d, offset, 3), beta(1, d, d, offset, 4),
         y(rows, d, stride, offset, kOutput),
         residualOut(rows, d, stride, offset, kOutput), mean(rows, NAN),
-        rstd(rows, NAN) {
-    args.rows = rows;
-    args.d = d;
-    args.x = x.data();
-    args.residual = residual.data();
-    args.gamma = gamma.data();
-    args.beta = beta.data();
-    args.y = y.data();
-    args.residualOut = residualOut.data();
-    args.xStride = args.residualStride = args.yStride = args.residualOutStride =
-        stride;
-    args.mean = mean.data();
-    args.rstd = rstd.data();
+        rstd(rows, NAN), args(rows, d) {
+    args.set("x", x.data(), stride).set("residual", residual.data(), stride);
+    args.set("gamma", gamma.data()).set("beta", beta.data());
+    args.set("y", y.data(), stride)
+        .set("residual_out", residualOut.data(), stride);
+    args.set("mean", mean.data()).set("rstd", rstd.data());
   }
   Rows x, residual, gamma, beta, y, residualOut;
   std::vector<float> mean, rstd;
-  ForwardArgs args;
+  Arguments args;
 };
 
 /// The first candidate of each way of keeping the row and of each vector
@@ -165,23 +158,19 @@ struct BackwardRun {
       : forward(rows, d, stride, offset), dy(rows, d, stride, offset, 5),
         dx(rows, d, stride, offset, kOutput),
         dresidual(rows, d, stride, offset, kOutput),
-        dgamma(1, d, d, offset, kOutput), dbeta(1, d, d, offset, kOutput) {
-    args.rows = rows;
-    args.d = d;
-    args.x = forward.x.data();
-    args.residual = forward.residual.data();
-    args.gamma = forward.gamma.data();
-    args.dy = dy.data();
-    args.dx = dx.data();
-    args.dresidual = dresidual.data();
-    args.dgamma = dgamma.data();
-    args.dbeta = dbeta.data();
-    args.xStride = args.residualStride = args.dyStride = args.dxStride =
-        args.dresidualStride = stride;
+        dgamma(1, d, d, offset, kOutput), dbeta(1, d, d, offset, kOutput),
+        args(rows, d) {
+    // The backward reads no beta.
+    args.set("x", forward.x.data(), stride)
+        .set("residual", forward.residual.data(), stride);
+    args.set("gamma", forward.gamma.data()).set("dy", dy.data(), stride);
+    args.set("dx", dx.data(), stride)
+        .set("dresidual", dresidual.data(), stride);
+    args.set("dgamma", dgamma.data()).set("dbeta", dbeta.data());
   }
   ForwardRun forward;
   Rows dy, dx, dresidual, dgamma, dbeta;
-  BackwardArgs args;
+  Arguments args;
 };
 
 TEST_F(FaultFree, MisalignedRowsTakeTheNarrowerPathInTheBackward) {
@@ -196,8 +185,9 @@ TEST_F(FaultFree, MisalignedRowsTakeTheNarrowerPathInTheBackward) {
       for (BackwardRun *run : {&aligned, &shifted})
         if (saved) {
           norm->forward(run->forward.args);
-          run->args.mean = run->forward.mean.data();
-          run->args.rstd = run->forward.rstd.data();
+          // The saved statistics select the kernels that read them.
+          run->args.set("mean", run->forward.mean.data())
+              .set("rstd", run->forward.rstd.data());
         }
       norm->backwardWith(schedule, aligned.args);
       ASSERT_NO_THROW(norm->backwardWith(schedule, shifted.args));
@@ -238,8 +228,7 @@ TEST_F(FaultFree, RowsMoreThan2To31ElementsApart) {
   for (int64_t r = 0; r < rows; ++r)
     std::memcpy(xBuffer.base + r * stride, compact.x.data() + r * d, d * 2);
   ForwardRun far(rows, d, d, 0);
-  far.args.x = xBuffer.base;
-  far.args.xStride = stride;
+  far.args.set("x", xBuffer.base, stride);
   norm->forward(compact.args);
   norm->forward(far.args);
   EXPECT_EQ(far.y.storage, compact.y.storage);
@@ -247,10 +236,7 @@ TEST_F(FaultFree, RowsMoreThan2To31ElementsApart) {
 
   BackwardRun small(rows, d, d, 0), wide(rows, d, d, 0);
   std::memcpy(small.forward.x.data(), compact.x.data(), rows * d * 2);
-  wide.args.x = xBuffer.base;
-  wide.args.xStride = stride;
-  wide.args.dx = dxBuffer.base;
-  wide.args.dxStride = stride;
+  wide.args.set("x", xBuffer.base, stride).set("dx", dxBuffer.base, stride);
   norm->backward(small.args);
   norm->backward(wide.args);
   for (int64_t r = 0; r < rows; ++r)
@@ -261,7 +247,7 @@ TEST_F(FaultFree, RowsMoreThan2To31ElementsApart) {
 }
 
 TEST_F(FaultFree, ShapesNoKernelTakesFailBeforeAnyLaunch) {
-  auto messageOf = [&](const ForwardArgs &a) {
+  auto messageOf = [&](const Arguments &a) {
     try {
       norm->forward(a);
     } catch (const Error &error) {
@@ -273,27 +259,44 @@ TEST_F(FaultFree, ShapesNoKernelTakesFailBeforeAnyLaunch) {
   ForwardRun run(rows, d, d, 0);
   struct Case {
     const char *what;
-    void (*change)(ForwardArgs &);
+    void (*change)(Arguments &);
     const char *message;
   };
   const Case cases[] = {
-      {"d = 0", [](ForwardArgs &a) { a.d = 0; },
+      {"d = 0", [](Arguments &a) { a.d = 0; },
        "invalid shape [3, 0]: d must be in [1, 16777216]"},
-      {"d beyond the widest row", [](ForwardArgs &a) { a.d = kMaxCols + 1; },
+      {"d beyond the widest row", [](Arguments &a) { a.d = kMaxCols + 1; },
        "invalid shape [3, 16777217]: d must be in [1, 16777216]"},
-      {"negative rows", [](ForwardArgs &a) { a.rows = -1; },
+      {"negative rows", [](Arguments &a) { a.rows = -1; },
        "rows must be at least 0"},
-      {"a stride smaller than d", [](ForwardArgs &a) { a.xStride = 63; },
+      {"a stride smaller than d",
+       [](Arguments &a) { a.tensors.at("x").rowStride = 63; },
        "row stride of 'x' (63) is smaller than d"},
-      {"a negative stride", [](ForwardArgs &a) { a.yStride = -64; },
+      {"a negative stride",
+       [](Arguments &a) { a.tensors.at("y").rowStride = -64; },
        "row stride of 'y' (-64) is smaller than d"},
-      {"null x", [](ForwardArgs &a) { a.x = nullptr; }, "needs buffer 'x'"},
-      {"null gamma", [](ForwardArgs &a) { a.gamma = nullptr; },
+      {"a stride for features",
+       [](Arguments &a) { a.tensors.at("gamma").rowStride = 64; },
+       "'gamma' [d] takes no row stride"},
+      {"null x", [](Arguments &a) { a.tensors.at("x").data = nullptr; },
+       "needs buffer 'x'"},
+      {"null gamma", [](Arguments &a) { a.tensors.at("gamma").data = nullptr; },
        "needs buffer 'gamma'"},
-      {"null y", [](ForwardArgs &a) { a.y = nullptr; }, "needs buffer 'y'"},
+      {"null y", [](Arguments &a) { a.tensors.at("y").data = nullptr; },
+       "needs buffer 'y'"},
+      {"no gamma", [](Arguments &a) { a.tensors.erase("gamma"); },
+       "the forward of 'fault_free_layernorm' needs 'gamma' [d] bf16"},
+      {"no rstd", [](Arguments &a) { a.tensors.erase("rstd"); },
+       "the forward of 'fault_free_layernorm' needs 'rstd' [rows] f32"},
+      {"an unknown argument",
+       [](Arguments &a) { a.set("z", a.tensors.at("x").data); },
+       "the forward of 'fault_free_layernorm' takes no argument 'z'"},
+      {"a backward's argument",
+       [](Arguments &a) { a.set("dy", a.tensors.at("x").data); },
+       "the forward of 'fault_free_layernorm' takes no argument 'dy'"},
   };
   for (const Case &c : cases) {
-    ForwardArgs a = run.args;
+    Arguments a = run.args;
     c.change(a);
     EXPECT_NE(messageOf(a).find(c.message), std::string::npos)
         << c.what << ": " << messageOf(a);

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iterator>
 
 using namespace normc;
 namespace fs = std::filesystem;
@@ -28,6 +30,14 @@ KernelLaunchInfo sampleInfo() {
                  {Kind::Cols, "cols", "", false}};
   return info;
 }
+
+/// A source declaring the kernels of sampleInfo() and of its finish (the
+/// declaration is what a manifest's parameter lists are checked against).
+const char kSource[] =
+    "NORMC_KERNEL(128, llama)(const __nv_bfloat16 *x, long long x_stride, "
+    "float *rstd, long long rows, int cols) {}\n"
+    "NORMC_KERNEL(128, llama_finish)(const __nv_bfloat16 *x, long long "
+    "x_stride, float *rstd, long long rows, int cols) {}\n";
 
 bool sameInfo(const KernelLaunchInfo &a, const KernelLaunchInfo &b) {
   if (a.params.size() != b.params.size())
@@ -149,11 +159,11 @@ TEST_F(PackTest, WritesAndReadsBack) {
   finish.name = "llama_finish";
   finish.launchOrder = 1;
   pack.candidates = {{Schedule::rowGroup(1, 128, 8, RowStorage::Registers),
-                      "// one\n",
+                      std::string("// one\n") + kSource,
                       {sampleInfo()},
                       Program::forward()},
                      {Schedule::rowGroup(4, 32, 4, RowStorage::Global),
-                      "// two\n",
+                      std::string("// two\n") + kSource,
                       {sampleInfo(), finish},
                       Program::gradient(true, false)}};
   std::string dir = (root / "pack").string();
@@ -164,7 +174,7 @@ TEST_F(PackTest, WritesAndReadsBack) {
   EXPECT_EQ(back.cols, 4096);
   ASSERT_EQ(back.candidates.size(), 2u);
   EXPECT_EQ(back.candidates[1].schedule, pack.candidates[1].schedule);
-  EXPECT_EQ(back.candidates[1].source, "// two\n");
+  EXPECT_EQ(back.candidates[1].source, std::string("// two\n") + kSource);
   ASSERT_EQ(back.candidates[0].kernels.size(), 1u);
   EXPECT_TRUE(sameInfo(back.candidates[0].kernels[0], sampleInfo()));
   EXPECT_EQ(back.candidates[0].program, Program::forward());
@@ -225,6 +235,100 @@ TEST_F(PackTest, BadPacksAreNamedErrors) {
          "threads_per_row=48,vector_width=1,row_storage=global\n";
   EXPECT_NE(messageOf((root / "bad").string()).find("bad candidate line"),
             std::string::npos);
+}
+
+/// A pack written with kSource, its manifest edited by `edit`: the error
+/// readPack gives, or "no error".
+class ManifestTest : public PackTest {
+protected:
+  std::string
+  readEdited(const std::function<void(std::string &manifest)> &edit) {
+    Pack pack;
+    pack.normcVersion = "9.9";
+    pack.specToml = "name = \"llama\"\n";
+    pack.cols = 4096;
+    pack.candidates = {{Schedule::rowGroup(1, 128, 8, RowStorage::Registers),
+                        kSource,
+                        {sampleInfo()},
+                        Program::forward()}};
+    fs::path dir = root / "pack";
+    writePack(dir.string(), pack);
+    std::ifstream in(dir / "manifest.txt");
+    std::string manifest((std::istreambuf_iterator<char>(in)),
+                         std::istreambuf_iterator<char>());
+    edit(manifest);
+    std::ofstream(dir / "manifest.txt") << manifest;
+    try {
+      readPack(dir.string());
+    } catch (const PackError &error) {
+      return error.what();
+    }
+    return "no error";
+  }
+  static void replace(std::string &text, const std::string &from,
+                      const std::string &to) {
+    size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  }
+};
+
+TEST_F(ManifestTest, AnUneditedPackReads) {
+  EXPECT_EQ(readEdited([](std::string &) {}), "no error");
+}
+
+// A manifest is data, checked against the kernel it describes: one that
+// names fewer parameters than the kernel declares would have it read past
+// its argument array.
+TEST_F(ManifestTest, ParametersMustBeTheKernelsOwn) {
+  std::string cut = readEdited([](std::string &m) {
+    m = m.substr(0, m.find("params=") + 7) + "x:rows:bf16:r\n";
+  });
+  EXPECT_NE(cut.find("manifest.txt:6: kernel 'llama' takes 5 parameters, the "
+                     "manifest lists 1"),
+            std::string::npos)
+      << cut;
+  std::string dropped =
+      readEdited([](std::string &m) { replace(m, "rstd:stats:f32:w,", ""); });
+  EXPECT_NE(dropped.find("takes 5 parameters, the manifest lists 4"),
+            std::string::npos)
+      << dropped;
+  std::string renamed = readEdited([](std::string &m) {
+    replace(m, "rstd:stats:f32:w", "mean:stats:f32:w");
+  });
+  EXPECT_NE(renamed.find("parameter 3 of kernel 'llama' is 'float *rstd'"),
+            std::string::npos)
+      << renamed;
+  std::string readOnly = readEdited([](std::string &m) {
+    replace(m, "rstd:stats:f32:w", "rstd:stats:f32:r");
+  });
+  EXPECT_NE(readOnly.find("parameter 3"), std::string::npos) << readOnly;
+  std::string otherBlock =
+      readEdited([](std::string &m) { replace(m, "block=128", "block=256"); });
+  EXPECT_NE(otherBlock.find("declares no kernel 'llama' of 256 threads"),
+            std::string::npos)
+      << otherBlock;
+}
+
+TEST_F(ManifestTest, NumbersAreWholeAndInRange) {
+  for (const char *cols : {"64abc", "0", "-5", "1099511627776", ""}) {
+    std::string message = readEdited([&](std::string &m) {
+      replace(m, "cols 4096", std::string("cols ") + cols);
+    });
+    EXPECT_NE(message.find("manifest.txt:3: cols must be 'runtime' or a whole "
+                           "number in [1, 16777216]"),
+              std::string::npos)
+        << cols << ": " << message;
+  }
+  std::string other =
+      readEdited([](std::string &m) { replace(m, "cols=4096", "cols=1024"); });
+  EXPECT_NE(other.find("the kernel's d (cols=1024) is not the pack's"),
+            std::string::npos)
+      << other;
+  std::string letters = readEdited([](std::string &m) {
+    replace(m, "vector_width=8 launch", "vector_width=8x launch");
+  });
+  EXPECT_NE(letters.find("bad info line"), std::string::npos) << letters;
 }
 
 } // namespace

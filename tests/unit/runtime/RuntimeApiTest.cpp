@@ -37,6 +37,27 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using Dim = Argument::Dim;
+using Dims = std::vector<Argument::Dim>;
+
+/// The element type of a signature's argument `name`, "absent" without one.
+std::string typeOf(const Signature &signature, const std::string &name) {
+  const Argument *argument = findArgument(signature, name);
+  return argument ? argument->elementType : "absent";
+}
+
+/// Whether the signature has an argument `name` that the program writes.
+bool writes(const Signature &signature, const std::string &name) {
+  const Argument *argument = findArgument(signature, name);
+  return argument && argument->written;
+}
+
+/// Whether the signature has an argument `name` that the program only reads.
+bool reads(const Signature &signature, const std::string &name) {
+  const Argument *argument = findArgument(signature, name);
+  return argument && !argument->written;
+}
+
 const char kRmsNorm[] = R"(name = "tiny_rmsnorm"
 [statistics]
 center = false
@@ -89,12 +110,8 @@ protected:
       x[i] = std::sin(0.37 * i) * 3;
     for (int64_t i = 0; i < d; ++i)
       gamma[i] = 1 + 0.01 * i;
-    ForwardArgs a;
-    a.rows = rows;
-    a.d = d;
-    a.x = x.data();
-    a.gamma = gamma.data();
-    a.y = y.data();
+    Arguments a(rows, d);
+    a.set("x", x.data()).set("gamma", gamma.data()).set("y", y.data());
     norm.forward(a);
     double worst = 0;
     for (int64_t r = 0; r < rows; ++r) {
@@ -125,15 +142,42 @@ TEST_F(RuntimeApi, JitRunsOnTheCpuDevice) {
 
 TEST_F(RuntimeApi, SignatureSaysWhatTheSpecReadsAndWrites) {
   Runtime runtime(cpu());
-  NormSignature rms = runtime.loadSpecString(kRmsNorm).signature();
-  EXPECT_EQ(rms.input, "f32");
-  EXPECT_TRUE(rms.gamma);
-  EXPECT_FALSE(rms.beta || rms.residual || rms.residualOut || rms.mean ||
-               rms.rstd || rms.centered);
-  EXPECT_TRUE(rms.scaled);
-  EXPECT_NE(rms.canonical.find("name = \"tiny_rmsnorm\""), std::string::npos);
-  NormSignature fused = runtime
-                            .loadSpecString(R"(name = "fused"
+  Norm rmsNorm = runtime.loadSpecString(kRmsNorm);
+  Signature rms = rmsNorm.signature();
+  // x and gamma in, y out, and nothing else.
+  EXPECT_EQ(rms.size(), 3u);
+  EXPECT_TRUE(reads(rms, "x"));
+  EXPECT_EQ(typeOf(rms, "x"), "f32");
+  EXPECT_TRUE(reads(rms, "gamma"));
+  EXPECT_TRUE(writes(rms, "y"));
+  for (const char *absent :
+       {"beta", "residual", "residual_out", "mean", "rstd"})
+    EXPECT_FALSE(findArgument(rms, absent)) << absent;
+  // Rows take a row stride; features do not.
+  if (const Argument *x = findArgument(rms, "x")) {
+    EXPECT_EQ(x->dims, (Dims{Dim::Rows, Dim::D}));
+    EXPECT_TRUE(x->strided);
+    EXPECT_EQ(shapeText(*x), "[rows, d]");
+  }
+  if (const Argument *gamma = findArgument(rms, "gamma")) {
+    EXPECT_EQ(gamma->dims, Dims{Dim::D});
+    EXPECT_FALSE(gamma->strided);
+    EXPECT_EQ(shapeText(*gamma), "[d]");
+  }
+  // Scaled, not centered: a backward with saved statistics reads the rstd
+  // and no mean.
+  EXPECT_EQ(rmsNorm.backwardPrograms(),
+            (std::vector<std::string>{"backward", "backward+saved_stats"}));
+  Signature rmsSaved = rmsNorm.signature("backward+saved_stats");
+  EXPECT_TRUE(reads(rmsSaved, "rstd"));
+  EXPECT_FALSE(findArgument(rmsSaved, "mean"));
+  EXPECT_FALSE(findArgument(rmsNorm.signature("backward"), "rstd"));
+  EXPECT_NE(rmsNorm.canonical().find("name = \"tiny_rmsnorm\""),
+            std::string::npos);
+  EXPECT_EQ(rmsNorm.gainOffset(), 0.0);
+  EXPECT_THROW(rmsNorm.signature("sideways"), Error);
+
+  Norm fusedNorm = runtime.loadSpecString(R"(name = "fused"
 [statistics]
 center = true
 [affine]
@@ -145,14 +189,33 @@ output = "f16"
 [fusion]
 residual_add = true
 save_stats = true
-)")
-                            .signature();
-  EXPECT_EQ(fused.input, "bf16");
-  EXPECT_EQ(fused.output, "f16");
-  EXPECT_EQ(fused.params, "f32");
-  EXPECT_TRUE(fused.residual && fused.residualOut && fused.beta && fused.mean &&
-              fused.rstd && fused.centered);
-  EXPECT_EQ(fused.gainOffset, 1.0);
+)");
+  Signature fused = fusedNorm.signature();
+  EXPECT_EQ(typeOf(fused, "x"), "bf16");
+  EXPECT_EQ(typeOf(fused, "residual"), "bf16");
+  EXPECT_EQ(typeOf(fused, "y"), "f16");
+  EXPECT_EQ(typeOf(fused, "residual_out"), "bf16");
+  EXPECT_EQ(typeOf(fused, "gamma"), "f32"); // the params type
+  EXPECT_EQ(typeOf(fused, "beta"), "f32");
+  EXPECT_TRUE(reads(fused, "residual") && reads(fused, "gamma") &&
+              reads(fused, "beta"));
+  EXPECT_TRUE(writes(fused, "residual_out") && writes(fused, "mean") &&
+              writes(fused, "rstd"));
+  if (const Argument *mean = findArgument(fused, "mean")) {
+    EXPECT_EQ(mean->elementType, "f32");
+    EXPECT_EQ(mean->dims, Dims{Dim::Rows});
+  }
+  // Centered and scaled: a backward with saved statistics reads both; no
+  // backward reads beta.
+  EXPECT_EQ(fusedNorm.backwardPrograms(),
+            (std::vector<std::string>{"backward", "backward+saved_stats",
+                                      "backward+dresidual_out",
+                                      "backward+saved_stats+dresidual_out"}));
+  Signature fusedSaved = fusedNorm.signature("backward+saved_stats");
+  EXPECT_TRUE(reads(fusedSaved, "mean") && reads(fusedSaved, "rstd"));
+  EXPECT_FALSE(findArgument(fusedSaved, "beta"));
+  EXPECT_TRUE(writes(fusedSaved, "dbeta"));
+  EXPECT_EQ(fusedNorm.gainOffset(), 1.0);
 }
 
 TEST_F(RuntimeApi, CpuHeadersComeFromTheDirectoryGiven) {
@@ -224,7 +287,7 @@ TEST_F(RuntimeApi, EmittedSourcesOfAnotherCompilerBuildAreNotReused) {
   Runtime runtime(cpu());
   Norm norm = runtime.loadSpecString(kRmsNorm);
   std::string oldKey = cache::KeyBuilder()
-                           .add("spec", norm.signature().canonical)
+                           .add("spec", norm.canonical())
                            .add("program", "forward")
                            .add("d", "64")
                            .add("schedule", schedule)
@@ -402,14 +465,9 @@ TEST_F(RuntimeApi, BackwardRunsOnTheCpuDevice) {
   }
   for (int64_t i = 0; i < d; ++i)
     gamma[i] = 1 + 0.01 * i;
-  BackwardArgs b;
-  b.rows = rows;
-  b.d = d;
-  b.x = x.data();
-  b.gamma = gamma.data();
-  b.dy = dy.data();
-  b.dx = dx.data();
-  b.dgamma = dgamma.data();
+  Arguments b(rows, d);
+  b.set("x", x.data()).set("gamma", gamma.data()).set("dy", dy.data());
+  b.set("dx", dx.data()).set("dgamma", dgamma.data());
   norm.backward(b);
   // RMSNorm: dx = r g - r^3 / d * h * sum(g h), g = dy * gamma; dgamma is
   // the sum over rows of dy * h * r.
@@ -444,7 +502,7 @@ TEST_F(RuntimeApi, BackwardRunsOnTheCpuDevice) {
     EXPECT_NEAR(dgamma[i], dgammaRef[i], 1e-5 * (std::fabs(dgammaRef[i]) + 1));
 }
 
-// Contract section 7 through the API: y of the fp8 type (decoded by the
+// fp8 outputs (docs/fp8.md) through the API: y of the fp8 type (decoded by the
 // toolkit's conversion), the scales or the amax, and what it refuses.
 TEST_F(RuntimeApi, Fp8OutputsWriteTheirScales) {
   Runtime runtime(cpu());
@@ -454,19 +512,22 @@ TEST_F(RuntimeApi, Fp8OutputsWriteTheirScales) {
     x[i] = std::sin(0.37 * i) * 3;
   std::vector<unsigned char> y(rows * d);
   std::vector<float> scale(rows), amax(rows);
-  ForwardArgs a;
-  a.rows = rows;
-  a.d = d;
-  a.x = x.data();
-  a.gamma = gamma.data();
-  a.y = y.data();
+  Arguments a(rows, d);
+  a.set("x", x.data()).set("gamma", gamma.data()).set("y", y.data());
 
   Norm row = runtime.loadSpecString(std::string(kRmsNorm) +
                                     "[dtypes]\noutput = \"f8e4m3\"\n");
-  EXPECT_EQ(row.signature().output, "f8e4m3");
-  EXPECT_EQ(row.signature().quantizeScale, "row");
+  Signature rowSignature = row.signature();
+  EXPECT_EQ(typeOf(rowSignature, "y"), "f8e4m3");
+  // A scale per row, written.
+  EXPECT_TRUE(writes(rowSignature, "scale"));
+  EXPECT_EQ(typeOf(rowSignature, "scale"), "f32");
+  if (const Argument *s = findArgument(rowSignature, "scale")) {
+    EXPECT_EQ(s->dims, Dims{Dim::Rows});
+  }
+  EXPECT_FALSE(findArgument(rowSignature, "amax"));
   EXPECT_THROW(row.forward(a), Error); // no scale buffer
-  a.scale = scale.data();
+  a.set("scale", scale.data());
   row.forward(a);
   std::vector<double> q = host::decode("f8e4m3", y.data(), y.size());
   for (int64_t r = 0; r < rows; ++r) {
@@ -476,19 +537,34 @@ TEST_F(RuntimeApi, Fp8OutputsWriteTheirScales) {
     EXPECT_EQ(largest, 448.0) << r; // the amax element is scaled to the top
     EXPECT_GT(scale[r], 0.0f);
   }
-  BackwardArgs b;
-  b.rows = rows;
-  b.d = d;
+  // No gradient through a rounding to fp8: no backward, whatever it is given.
+  EXPECT_TRUE(row.backwardPrograms().empty());
+  EXPECT_THROW(row.signature("backward"), Error);
+  std::vector<float> grads(rows * d);
+  Arguments b(rows, d);
+  b.set("x", x.data()).set("gamma", gamma.data()).set("dy", grads.data());
+  b.set("dx", grads.data()).set("dgamma", grads.data());
   EXPECT_THROW(row.backward(b), Error);
 
   Norm fixed = runtime.loadSpecString(
       std::string(kRmsNorm) +
       "[dtypes]\noutput = \"f8e5m2\"\n[quantize]\nscale = \"static\"\n");
-  EXPECT_EQ(fixed.signature().quantizeScale, "static");
+  // "static": the scale [1] is an input, the per-row amax an output.
+  Signature fixedSignature = fixed.signature();
+  EXPECT_EQ(typeOf(fixedSignature, "y"), "f8e5m2");
+  EXPECT_TRUE(reads(fixedSignature, "scale"));
+  if (const Argument *s = findArgument(fixedSignature, "scale")) {
+    EXPECT_EQ(s->dims, Dims{Dim::One});
+    EXPECT_EQ(shapeText(*s), "[1]");
+  }
+  EXPECT_TRUE(writes(fixedSignature, "amax"));
+  if (const Argument *m = findArgument(fixedSignature, "amax")) {
+    EXPECT_EQ(m->dims, Dims{Dim::Rows});
+  }
   const float one = 1.0f / 1024;
-  a.scale = nullptr;
-  a.staticScale = &one;
-  a.amax = amax.data();
+  a.set("scale", &one);
+  EXPECT_THROW(fixed.forward(a), Error); // no amax buffer
+  a.set("amax", amax.data());
   fixed.forward(a);
   q = host::decode("f8e5m2", y.data(), y.size());
   for (int64_t r = 0; r < rows; ++r) {
@@ -513,15 +589,18 @@ TEST_F(RuntimeApi, Fp8BlockScalesArePerRowAndBlock) {
   Norm norm = runtime.loadSpecString(
       std::string(kRmsNorm) + "[dtypes]\noutput = \"f8e4m3\"\n[quantize]\n"
                               "scale = \"block\"\nblock = 32\n");
-  EXPECT_EQ(norm.signature().quantizeScale, "block");
-  EXPECT_EQ(norm.signature().quantizeBlock, block);
-  ForwardArgs a;
-  a.rows = rows;
-  a.d = d;
-  a.x = x.data();
-  a.gamma = gamma.data();
-  a.y = y.data();
-  a.scale = scale.data();
+  // "block": a scale per row and block of `block` features, written.
+  Signature signature = norm.signature();
+  EXPECT_TRUE(writes(signature, "scale"));
+  if (const Argument *s = findArgument(signature, "scale")) {
+    EXPECT_EQ(s->dims, (Dims{Dim::Rows, Dim::Groups}));
+    EXPECT_EQ(s->groupSize, block);
+    EXPECT_EQ(s->shape(rows, d), (std::vector<int64_t>{rows, groups}));
+    EXPECT_EQ(shapeText(*s), "[rows, ceil(d / 32)]");
+  }
+  Arguments a(rows, d);
+  a.set("x", x.data()).set("gamma", gamma.data()).set("y", y.data());
+  a.set("scale", scale.data());
   // The default and the last candidate (Fp8Candidates runs them all).
   std::vector<std::string> schedules = norm.schedules(d);
   for (const std::string &schedule : {schedules.front(), schedules.back()}) {
@@ -548,22 +627,24 @@ TEST_F(RuntimeApi, NoRowsNeedNoRowBuffers) {
   Runtime runtime(cpu());
   Norm norm = runtime.loadSpecString(kRmsNorm);
   std::vector<float> gamma(16, 1), dgamma(16, NAN);
-  ForwardArgs a;
-  a.d = 16;
-  a.gamma = gamma.data();
+  Arguments a(0, 16);
+  a.set("x", nullptr).set("gamma", gamma.data()).set("y", nullptr);
   EXPECT_NO_THROW(norm.forward(a));
-  BackwardArgs b;
-  b.d = 16;
-  b.gamma = gamma.data();
-  b.dgamma = dgamma.data();
+  Arguments b(0, 16);
+  b.set("x", nullptr).set("gamma", gamma.data()).set("dy", nullptr);
+  b.set("dx", nullptr).set("dgamma", dgamma.data());
   ASSERT_NO_THROW(norm.backward(b));
   for (float v : dgamma)
     EXPECT_EQ(v, 0.0f);
   // Features are still needed, and rows still need their buffers.
-  b.dgamma = nullptr;
+  b.set("dgamma", nullptr);
   EXPECT_THROW(norm.backward(b), Error);
   a.rows = 1;
   EXPECT_THROW(norm.forward(a), Error);
+  // Every argument is still named, null or not.
+  Arguments unnamed(0, 16);
+  unnamed.set("gamma", gamma.data()).set("y", nullptr);
+  EXPECT_THROW(norm.forward(unnamed), Error);
 }
 
 TEST_F(RuntimeApi, ErrorsAreMessagesNotCrashes) {
@@ -581,41 +662,78 @@ TEST_F(RuntimeApi, ErrorsAreMessagesNotCrashes) {
             }).find("bad.toml:1:8: error:"),
             std::string::npos);
   Norm norm = runtime.loadSpecString(kRmsNorm);
-  std::vector<float> x(16), y(16);
-  ForwardArgs a;
-  a.rows = 1;
-  a.d = 16;
-  a.x = x.data();
-  a.y = y.data();
-  EXPECT_NE(messageOf([&] { norm.forward(a); }).find("needs buffer 'gamma'"),
-            std::string::npos);
+  auto says = [&](auto &&call, const std::string &expected) {
+    std::string message = messageOf(call);
+    EXPECT_NE(message.find(expected), std::string::npos)
+        << "expected \"" << expected << "\" in \"" << message << "\"";
+  };
+  // The arguments are checked against the signature before any kernel
+  // runs: every one of its names, and no other.
+  std::vector<float> x(16), y(16), gamma(16);
+  Arguments a(1, 16);
+  a.set("x", x.data()).set("y", y.data());
+  says([&] { norm.forward(a); },
+       "the forward of 'tiny_rmsnorm' needs 'gamma' [d] f32");
+  a.set("gamma", gamma.data()).set("z", y.data());
+  says([&] { norm.forward(a); },
+       "the forward of 'tiny_rmsnorm' takes no argument 'z'");
+  a.tensors.erase("z");
+  // A name given with a null pointer, or a row stride for an argument
+  // without rows.
+  a.set("gamma", nullptr);
+  says([&] { norm.forward(a); }, "needs buffer 'gamma'");
+  a.set("gamma", gamma.data(), 16);
+  says([&] { norm.forward(a); }, "'gamma' [d] takes no row stride");
+  a.set("gamma", gamma.data());
+  EXPECT_EQ(messageOf([&] { norm.forward(a); }), "no error");
   a.d = 0;
-  EXPECT_NE(messageOf([&] { norm.forward(a); }).find("invalid shape"),
-            std::string::npos);
-  // The backward checks its arguments alike, and those only it has.
-  std::vector<float> gamma(16), dx(16), dgamma(16), stats(1);
-  BackwardArgs b;
-  b.rows = 1;
-  b.d = 16;
-  b.x = x.data();
-  b.gamma = gamma.data();
-  b.dx = dx.data();
-  b.dgamma = dgamma.data();
-  EXPECT_NE(messageOf([&] { norm.backward(b); }).find("needs buffer 'dy'"),
-            std::string::npos);
-  b.dy = y.data();
-  b.mean = stats.data();
-  EXPECT_NE(messageOf([&] { norm.backward(b); }).find("is not centered"),
-            std::string::npos);
-  b.mean = nullptr;
-  b.dresidualOut = y.data();
-  EXPECT_NE(messageOf([&] { norm.backward(b); }).find("has no residual_add"),
-            std::string::npos);
-  b.dresidualOut = nullptr;
-  EXPECT_NE(messageOf([&] {
-              norm.backwardWith("strategy=nonsense", b);
-            }).find("is not a schedule candidate of the backward"),
-            std::string::npos);
+  says([&] { norm.forward(a); }, "invalid shape");
+  // The backward checks its arguments alike, against each of its programs.
+  std::vector<float> dx(16), dgamma(16), stats(1);
+  Arguments b(1, 16);
+  b.set("x", x.data()).set("gamma", gamma.data());
+  b.set("dx", dx.data()).set("dgamma", dgamma.data());
+  const std::string noneFits = "(no backward takes exactly these arguments)";
+  says([&] { norm.backward(b); },
+       "the backward of 'tiny_rmsnorm' needs 'dy' [rows, d] f32 " + noneFits);
+  b.set("dy", nullptr);
+  says([&] { norm.backward(b); }, "needs buffer 'dy'");
+  b.set("dy", y.data());
+  // Not centered: no backward reads a mean.
+  b.set("mean", stats.data());
+  says([&] { norm.backward(b); },
+       "the backward of 'tiny_rmsnorm' takes no argument 'mean' " + noneFits);
+  b.tensors.erase("mean");
+  // No residual_add: no backward reads dresidual_out.
+  b.set("dresidual_out", y.data());
+  says([&] { norm.backward(b); },
+       "the backward of 'tiny_rmsnorm' takes no argument 'dresidual_out' " +
+           noneFits);
+  b.tensors.erase("dresidual_out");
+  says([&] { norm.backwardWith("strategy=nonsense", b); },
+       "is not a schedule candidate of the backward");
+  // Centered and scaled: saved statistics come together, the mean and the
+  // rstd.
+  Norm layerNorm = runtime.loadSpecString(R"(name = "tiny_layernorm"
+[statistics]
+center = true
+[epsilon]
+value = 1e-5
+)");
+  Arguments c(1, 16);
+  for (const Argument &argument : layerNorm.signature("backward"))
+    c.set(argument.name, argument.perRow() ? x.data() : gamma.data());
+  c.set("mean", stats.data());
+  says([&] { layerNorm.backward(c); },
+       "the backward+saved_stats of 'tiny_layernorm' needs 'rstd' [rows] "
+       "f32 " +
+           noneFits);
+  c.tensors.erase("mean");
+  c.set("rstd", stats.data());
+  says([&] { layerNorm.backward(c); },
+       "the backward+saved_stats of 'tiny_layernorm' needs 'mean' [rows] "
+       "f32 " +
+           noneFits);
   EXPECT_NE(messageOf([&] {
               runtime.loadPack(cacheDir + "/nope");
             }).find("cannot read"),

@@ -8,7 +8,7 @@
 
 namespace normc {
 
-/// The forward of a spec, or its backward (contract section 5) with the
+/// The forward of a spec, or its backward (docs/backward.md) with the
 /// inputs it reads. Kernels, caches and packs are keyed by str().
 struct Program {
   bool backward = false;

@@ -171,16 +171,17 @@ LogicalResult SpecLowering::lower() {
     Type element = tensor.getElementType();
     Type type = norm::groupSizeOf(out.getValue())
                     ? Type(sched::GroupsType::get(ctx, element))
-                : tensor.getRank() == 2 ? Type(sched::RowsType::get(ctx, element))
-                                        : Type(sched::StatsType::get(ctx, element));
+                : tensor.getRank() == 2
+                    ? Type(sched::RowsType::get(ctx, element))
+                    : Type(sched::StatsType::get(ctx, element));
     outputs[out.getName()] =
         sched::BufferOp::create(b, out.getLoc(), type, out.getName());
   }
 
   // Outputs are stored as soon as they are computed: later passes over the
-  // row then read the stored value (contract: everything after the residual
-  // add reads the rounded h), which also keeps in-place use correct when an
-  // output aliases an input.
+  // row then read the stored value (docs/spec.md: everything after the
+  // residual add reads the rounded h), which also keeps in-place use correct
+  // when an output aliases an input.
   for (Operation &op : body) {
     if (isa<norm::OutputOp>(op))
       continue;
@@ -396,10 +397,9 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
     };
     // Per group: a row whose features hold their group's amax.
     if (auto group = amax.getGroup())
-      map.map(amax.getResult(),
-              withBody<sched::GroupMaxOp>(loc, sched::RowType::get(ctx, acc),
-                                          {y}, magnitude,
-                                          b.getI64IntegerAttr(*group)));
+      map.map(amax.getResult(), withBody<sched::GroupMaxOp>(
+                                    loc, sched::RowType::get(ctx, acc), {y},
+                                    magnitude, b.getI64IntegerAttr(*group)));
     else
       map.map(amax.getResult(),
               withBody<sched::ReduceOp>(loc, acc, {y}, magnitude,
@@ -422,9 +422,8 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
                 [&](ValueRange f) {
                   // Saturation is a clamp (NaN passes it), so the rounding
                   // itself never overflows.
-                  Value t = arith::DivFOp::create(b, loc,
-                                                  convert(loc, f[0], acc),
-                                                  perGroup ? f[1] : scale);
+                  Value t = arith::DivFOp::create(
+                      b, loc, convert(loc, f[0], acc), perGroup ? f[1] : scale);
                   t = arith::MaximumFOp::create(b, loc, t, constant(loc, -max));
                   t = arith::MinimumFOp::create(b, loc, t, constant(loc, max));
                   return Value(arith::TruncFOp::create(b, loc, fp8, t));

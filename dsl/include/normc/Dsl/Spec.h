@@ -1,6 +1,6 @@
 //===- Spec.h - The validated model of a normalization spec --------------===//
 //
-// The in-memory form of a TOML spec (contract section 1). Every field keeps
+// The in-memory form of a TOML spec (docs/spec.md). Every field keeps
 // the position of the key or value it came from, so later stages (the MLIR
 // builder, the runtime) can point back at the user's file. Defaults carry an
 // unknown position.
@@ -18,7 +18,7 @@
 namespace normc::dsl {
 
 /// Storage and accumulation element types. The fp8 formats (OCP E4M3FN and
-/// E5M2) are output types only, quantized with a scale (contract section 7).
+/// E5M2) are output types only, quantized with a scale (docs/fp8.md).
 enum class DType { F32, F64, F16, BF16, F8E4M3, F8E5M2 };
 enum class Variance { Biased, Unbiased };
 enum class EpsilonPlacement { InsideSqrt, OutsideSqrt };

@@ -1,13 +1,14 @@
 //===- Gradient.h - An independent float64 evaluation of the backward ----===//
 //
-// Plain loops that compute the backward of contract section 5 in double:
-// the exact derivative of section 1, steps 1 to 5, of the loss
+// Plain loops that compute the backward (docs/backward.md) in double:
+// the exact derivative of docs/spec.md's steps 1 to 5, of the loss
 //   L = sum(dy * y) + sum(dh * residual_out)
 // where every rounding (of h, of n, of y) is treated as the identity, at
 // the forward values the kernel reads (h is the stored, rounded
 // round_input(x + r)). Tests hold the generated backward kernels to the
-// promise of section 5 with `dxErrorFraction` and `paramGradErrorFraction`.
-// Nothing here is shared with the compiler or the runtime.
+// promise of docs/numerics.md with `dxErrorFraction` and
+// `paramGradErrorFraction`. Nothing here is shared with the compiler or the
+// runtime.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NORMC_REFERENCE_GRADIENT_H
@@ -28,12 +29,12 @@ struct GradientInputs {
   const double *dy = nullptr; // [rows, d], row stride dyStride; required
   int64_t dyStride = 0;       // elements; 0 means d
   /// [rows, d] contiguous, optional, only with residual_add: the gradient
-  /// arriving at residual_out (dh of contract section 5).
+  /// arriving at residual_out (dresidual_out in docs/backward.md).
   const double *dresidualOut = nullptr;
 };
 
 /// The float64 gradients, contiguous, not rounded to any storage type, each
-/// with the M of contract section 5 (the sum of the absolute values of the
+/// with the M of docs/numerics.md (the sum of the absolute values of the
 /// terms that make up the value) that scales its tolerance.
 struct Gradients {
   std::vector<double> dx;                  // [rows, d]: dL/dx (= dL/dresidual)
@@ -41,8 +42,9 @@ struct Gradients {
   std::vector<double> dgamma, dgammaScale; // [d], iff spec.gain
   /// [d], iff spec.gain: 2^-23 * sum over rows of |dy| (|h| + |mu|) r, the
   /// rounding of mu to the accumulate type that no f32 evaluation avoids,
-  /// carried from contract section 4's bound of n to dgamma (section 5's
-  /// bound lacks it; where h is close to mu it dominates with few rows).
+  /// carried from the forward's bound of n to dgamma (the backward's bound in
+  /// docs/numerics.md lacks it; where h is close to mu it dominates with few
+  /// rows).
   std::vector<double> dgammaConditioning;
   std::vector<double> dbeta, dbetaScale; // [d], iff spec.bias
 };
@@ -71,7 +73,7 @@ double dxErrorFraction(double v, double ref, double scale, dsl::DType type);
 
 /// How much of the promise |v - ref| <= 2 tol |ref| + 2^-16 M (+
 /// `conditioning`, see Gradients::dgammaConditioning, + half the type's
-/// smallest subnormal: the one rounding the contract asks for, of a sum
+/// smallest subnormal: the one rounding docs/backward.md describes, of a sum
 /// below the normal range) a dgamma or dbeta element uses (scale = M). NaN and
 /// Inf as `errorFraction`; a zero bound gives 0 when v == ref and +inf
 /// otherwise.

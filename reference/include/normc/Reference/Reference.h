@@ -1,8 +1,8 @@
 //===- Reference.h - An independent float64 evaluation of a spec ---------===//
 //
-// Plain loops that compute what contract section 1 says a spec computes, in
+// Plain loops that compute what docs/spec.md says a spec computes, in
 // double, from inputs already rounded to the spec's storage types. Tests hold
-// the generated kernels to the numerical promise of contract section 4 with
+// the generated kernels to the numerical promise of docs/numerics.md with
 // `errorFraction`. Nothing here is shared with the compiler or the runtime.
 //
 //===----------------------------------------------------------------------===//
@@ -33,7 +33,7 @@ struct Outputs {
   std::vector<double> residualOut; // [rows, d], iff residualAdd
   std::vector<double> mean;        // [rows], iff saveStats && center
   std::vector<double> rstd;        // [rows], iff saveStats (1 without scale)
-  /// [rows, d]: the second term of contract section 4's bound for y,
+  /// [rows, d]: the second term of the bound for y (docs/numerics.md),
   /// 2^-23 (|h[i]| + |mu|) r |G[i]|, the rounding of mu to f32 that no f32
   /// evaluation avoids (errorFraction's `conditioning`); with
   /// affine.normalized rounding n, plus |G[i]| times the distance to the
@@ -42,7 +42,7 @@ struct Outputs {
   std::vector<double> yConditioning;
 };
 
-/// Evaluates contract section 1 row by row in double. Sums are compensated
+/// Evaluates a spec (docs/spec.md) row by row in double. Sums are compensated
 /// (Neumaier), so they are accurate to a few double roundings for any d.
 /// Follows the formulas literally: NaN and Inf propagate within their row,
 /// and `variance = "unbiased"` with k = 1 divides 0 by 0 (NaN statistics).
@@ -55,7 +55,7 @@ Outputs evaluate(const dsl::Spec &spec, const Inputs &in);
 /// the statistics (fraction * d computed in double).
 int64_t statisticsWidth(double fraction, int64_t d);
 
-/// tol of contract section 4 for an output type: 2^-7 for bf16, 2^-10 for
+/// tol of docs/numerics.md for an output type: 2^-7 for bf16, 2^-10 for
 /// f16, 2^-17 for f32 (and for f64, which is not an output type of a spec).
 double tolerance(dsl::DType outputType);
 
@@ -73,7 +73,7 @@ double errorFraction(double y, double ref, dsl::DType type,
 /// stays NaN. F64 is the identity.
 double roundTo(dsl::DType type, double v);
 
-/// The fp8 formats of contract section 7: OCP E4M3FN (no infinity, largest
+/// The fp8 formats of docs/fp8.md: OCP E4M3FN (no infinity, largest
 /// finite 448) and E5M2 (largest finite 57344).
 enum class Fp8 { E4M3, E5M2 };
 
@@ -88,9 +88,9 @@ double fp8Max(Fp8 format);
 /// NaN stays NaN.
 double roundToFp8(Fp8 format, double v);
 
-/// Whether contract section 7 accepts q for `scaled` = y_ref / s: q is
-/// roundToFp8(scaled), or `scaled` lies within 2^-12 (relatively) of the
-/// midpoint between q and that value.
+/// Whether the fp8 promise (docs/fp8.md) accepts q for `scaled` =
+/// y_ref / s: q is roundToFp8(scaled), or `scaled` lies within 2^-12
+/// (relatively) of the midpoint between q and that value.
 bool fp8Accepts(Fp8 format, double q, double scaled);
 
 /// fp8Accepts(format, q, yRef / s), where y_ref is known only up to
@@ -100,10 +100,10 @@ bool fp8Accepts(Fp8 format, double q, double scaled);
 bool fp8AcceptsWithin(Fp8 format, double q, double yRef, double s,
                       double conditioning);
 
-/// Contract section 7 per row (or per row and block) of a quantized spec,
-/// from evaluate's y: the amax (the largest |y[i]| of the row or block, NaN
-/// ignored, 0 for none) and the scale (amax / fp8Max, 1 when amax is 0;
-/// with scale = "static", `staticScale` for every row).
+/// The fp8 scaling (docs/fp8.md) per row (or per row and block) of a
+/// quantized spec, from evaluate's y: the amax (the largest |y[i]| of the row
+/// or block, NaN ignored, 0 for none) and the scale (amax / fp8Max, 1 when
+/// amax is 0; with scale = "static", `staticScale` for every row).
 struct Quantization {
   /// Features an amax and a scale cover: d, or `block` with scale = "block"
   /// (the last block of a row may be shorter).
@@ -114,15 +114,15 @@ struct Quantization {
 Quantization quantization(const dsl::Spec &spec, const Outputs &out,
                           int64_t rows, int64_t d, double staticScale = 1);
 
-/// How much of section 7's bound on a scale (2^-16 of the float64 scale,
-/// relatively) `got` uses; at most 1 passes.
+/// How much of the fp8 bound on a scale (docs/fp8.md: 2^-16 of the float64
+/// scale, relatively) `got` uses; at most 1 passes.
 double scaleErrorFraction(double got, double want);
 
-/// Section 7 over an fp8 output: q [rows, d] against ref.y / s, s the
-/// kernel's own `scales` [rows, ceil(d / group)] (per row when group is 0 or
-/// d; or `staticScale` for every row when `scales` is empty). `exact`: q is
-/// the reference's rounding; `accepted`: fp8AcceptsWithin (exact ones
-/// included).
+/// The fp8 promise (docs/fp8.md) over an fp8 output: q [rows, d] against
+/// ref.y / s, s the kernel's own `scales` [rows, ceil(d / group)] (per row
+/// when group is 0 or d; or `staticScale` for every row when `scales` is
+/// empty). `exact`: q is the reference's rounding; `accepted`:
+/// fp8AcceptsWithin (exact ones included).
 struct Fp8Count {
   size_t values = 0, exact = 0, accepted = 0;
 };

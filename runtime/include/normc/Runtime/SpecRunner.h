@@ -14,41 +14,13 @@
 #include "normc/Dsl/Spec.h"
 #include "normc/Frontend/Pipeline.h"
 #include "normc/Runtime/CpuDevice.h"
+#include "normc/Runtime/HostRun.h"
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace normc {
-
-struct RunInputs {
-  int64_t rows = 0;
-  int64_t d = 0;
-  const double *x = nullptr;        // [rows, xStride]
-  const double *residual = nullptr; // [rows, residualStride]
-  const double *gamma = nullptr;    // [d]
-  const double *beta = nullptr;     // [d]
-  int64_t xStride = 0;              // 0: d
-  int64_t residualStride = 0;       // 0: d
-  // The backward's: dy [rows, d] in the output type, the gradient at
-  // residual_out [rows, d], and the forward's saved statistics [rows].
-  const double *dy = nullptr;
-  const double *dresidualOut = nullptr;
-  const double *mean = nullptr;
-  const double *rstd = nullptr;
-  // An fp8 output's scale with `[quantize] scale = "static"` ([1]).
-  const double *staticScale = nullptr;
-};
-
-struct RunOutputs {
-  std::vector<double> y, residualOut; // [rows, d]
-  std::vector<double> mean, rstd;     // [rows]
-  std::vector<double> dx, dresidual;  // [rows, d]
-  std::vector<double> dgamma, dbeta;  // [d]
-  // An fp8 output (y then holds the fp8 values): its per-row scales, or
-  // with a static scale the per-row amax.
-  std::vector<double> scale, amax; // [rows]
-};
 
 struct RunOptions {
   /// The forward, or the backward and what it reads.
@@ -66,8 +38,8 @@ struct RunOptions {
 };
 
 /// Throws std::runtime_error (compile errors, launch errors with the CPU
-/// device's message, inputs missing for the spec). Outputs the kernel does
-/// not write come back as NaN.
+/// device's message, inputs missing for the spec). Output elements the
+/// kernels do not write come back as NaN.
 RunOutputs runSpecOnCpu(const dsl::Spec &spec, const RunInputs &inputs,
                         const RunOptions &options = {});
 

@@ -1,9 +1,10 @@
 //===- NormVjp.cpp - The vector-Jacobian rule of each norm op -------------===//
 //
 // Each rule reads the cotangents of its op's results and adds the exact
-// derivative of contract section 1 to its operands, every rounding treated
-// as the identity. Broadcasts are implicit: a [rows, d] contribution to a
-// per-row or per-feature operand is summed by the VjpBuilder.
+// derivative of the forward (docs/spec.md) to its operands, every rounding
+// treated as the identity (docs/backward.md). Broadcasts are implicit: a
+// [rows, d] contribution to a per-row or per-feature operand is summed by
+// the VjpBuilder.
 //
 //===----------------------------------------------------------------------===//
 #include "normc/Dialect/Norm/IR/NormOps.h"

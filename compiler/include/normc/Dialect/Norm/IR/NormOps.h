@@ -24,8 +24,8 @@ namespace normc::norm {
 /// f16 <-> bf16 through f32, which is exact).
 mlir::Value buildConvert(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                          mlir::Type to);
-/// The features of a group of an fp8 output's block scales (contract
-/// section 7's `block`): a power of two in [kMinGroup, kMaxGroup].
+/// The features of a group of an fp8 output's block scales (the spec's
+/// `block`, docs/fp8.md): a power of two in [kMinGroup, kMaxGroup].
 constexpr int64_t kMinGroup = 16, kMaxGroup = 1024;
 /// G when `value` is a [rows, ceil(d / G)] value per group of G features (a
 /// grouped norm.amax, or a norm.map of one), else nullopt.

@@ -16,7 +16,7 @@ def Norm_RowStats : 1DTensorOf<[F64, F32, F16, BF16]>;
 // Values a backward computation derives, in the accumulate type.
 def Norm_AccRows : 2DTensorOf<[F64, F32, F16, BF16]>;
 def Norm_AccFeatures : 1DTensorOf<[F64, F32, F16, BF16]>;
-// A quantized output (contract section 7).
+// A quantized output (docs/fp8.md).
 def Norm_Fp8Rows : 2DTensorOf<[F8E4M3FN, F8E5M2]>;
 
 def Norm_SpecOp : Norm_Op<"spec", [
@@ -189,7 +189,7 @@ def Norm_AmaxOp : Norm_Op<"amax", [Pure]> {
     each group of G consecutive features (features [g G, min((g + 1) G, d));
     the last group may be shorter), giving [rows, ceil(d / G)]. NaN elements
     are ignored; zeros and NaNs only give 0. The amax of an fp8 output
-    (contract section 7), in the operand's element type.
+    (docs/fp8.md), in the operand's element type.
 
     ```mlir
     %a = norm.amax %y : tensor<?x4096xf32> -> tensor<?xf32>

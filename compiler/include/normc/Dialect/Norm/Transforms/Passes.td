@@ -9,8 +9,8 @@ def NormDeriveBackward : Pass<"norm-derive-backward", "mlir::ModuleOp"> {
   let description = [{
     Builds `norm.spec @NAME_backward` from `norm.spec @NAME` by applying the
     vector-Jacobian rule of each op (VjpOpInterface) in reverse order, for
-    the loss L = sum(dy * y) + sum(dresidual_out * residual_out) (contract
-    section 5). The backward spec reads x (and residual), the parameters,
+    the loss L = sum(dy * y) + sum(dresidual_out * residual_out) (see
+    docs/backward.md). The backward spec reads x (and residual), the parameters,
     dy (in the output type) and, with `saved-stats`, the forward's saved
     statistics; it recomputes whatever else it needs and stores
     `dx` (and `dresidual`) in the input type and `dgamma`, `dbeta`

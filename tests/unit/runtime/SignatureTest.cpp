@@ -1,0 +1,210 @@
+//===- SignatureTest.cpp - The signature sizes what the kernels touch -----===//
+//
+// Every host sizes its buffers from a program's signature (normc run on
+// either device, normc-pack-check, the numerics runner, Python), so the
+// signature must give each argument exactly the elements its kernels read
+// and write. These tests run every program of specs with each kind of
+// argument through runOnDevice, the path `normc run` takes on both devices:
+// each buffer is followed by a guard that no kernel may write, and every
+// output element must have been written. A signature that sized the block
+// scales of an fp8 output as one per row would fail here, on the CPU device
+// and on a GPU alike.
+//
+//===----------------------------------------------------------------------===//
+#include "normc/Abi/Signature.h"
+#include "normc/Abi/ElementType.h"
+#include "normc/Runtime/CudaDriver.h"
+#include "normc/Runtime/HostRun.h"
+#include "normc/normc.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+using namespace normc;
+
+namespace {
+
+constexpr char kLayerNorm[] = R"(name = "fused_ln"
+[statistics]
+center = true
+scale = true
+[affine]
+gain = true
+bias = true
+[fusion]
+residual_add = true
+save_stats = true
+[dtypes]
+input = "bf16"
+)";
+
+/// An RMSNorm with an fp8 output and `[quantize]` lines appended.
+std::string fp8Spec(const std::string &quantize) {
+  return "name = \"fp8\"\n[statistics]\ncenter = false\nscale = true\n"
+         "[affine]\ngain = true\nbias = false\n[dtypes]\ninput = \"bf16\"\n"
+         "output = \"f8e4m3\"\n[quantize]\n" +
+         quantize;
+}
+
+/// Random values for every input of `signature` at [rows, d].
+struct Inputs {
+  std::map<std::string, std::vector<double>> values;
+  RunInputs run;
+
+  Inputs(const Signature &signature, int64_t rows, int64_t d) {
+    std::mt19937_64 rng(7);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    run.rows = rows;
+    run.d = d;
+    for (const Argument &a : signature) {
+      if (a.written)
+        continue;
+      std::vector<double> &v = values[a.name];
+      v.resize(size_t(a.elements(rows, d)));
+      for (double &e : v) // statistics and scales positive
+        e = a.perRow() && a.dims.size() == 2 ? normal(rng)
+                                             : 0.5 + std::fabs(normal(rng));
+      run.set(a.name, v.data());
+    }
+  }
+};
+
+/// Runs every program of the spec on `device`: the guards hold (runOnDevice
+/// throws otherwise) and every output element is written (no NaN left of
+/// the poison).
+void checkEveryProgram(DeviceKind device, const std::string &toml) {
+  RuntimeOptions options;
+  options.device = device;
+  options.autotune = 0;
+  Runtime runtime(options);
+  Norm norm = runtime.loadSpecString(toml);
+  std::vector<std::string> programs = norm.backwardPrograms();
+  programs.insert(programs.begin(), "forward");
+  for (const std::string &program : programs)
+    for (int64_t d : {200, 64}) {
+      SCOPED_TRACE(program + " at d = " + std::to_string(d));
+      Signature signature = norm.signature(program);
+      Inputs in(signature, 3, d);
+      RunOutputs out;
+      ASSERT_NO_THROW(out = runOnDevice(norm, program, in.run));
+      for (const Argument &a : signature) {
+        if (!a.written)
+          continue;
+        const std::vector<double> &got = out[a.name];
+        ASSERT_EQ(got.size(), size_t(a.elements(3, d))) << a.name;
+        for (size_t i = 0; i < got.size(); ++i)
+          ASSERT_FALSE(std::isnan(got[i]))
+              << a.name << " " << shapeText(a) << ": element " << i << " of "
+              << got.size() << " never written";
+      }
+    }
+}
+
+const std::vector<std::string> &specsWithEveryKindOfArgument() {
+  static const std::vector<std::string> specs = {
+      kLayerNorm, fp8Spec("scale = \"row\"\n"),
+      fp8Spec("scale = \"block\"\nblock = 64\n"),
+      fp8Spec("scale = \"static\"\n")};
+  return specs;
+}
+
+TEST(Signature, SizesWhatTheKernelsWriteOnTheCpuDevice) {
+  for (const std::string &spec : specsWithEveryKindOfArgument())
+    checkEveryProgram(DeviceKind::Cpu, spec);
+}
+
+TEST(Signature, SizesWhatTheKernelsWriteOnAGpu) {
+  std::string why;
+  if (!cuda::available(&why))
+    GTEST_SKIP() << "no CUDA GPU: " << why;
+  for (const std::string &spec : specsWithEveryKindOfArgument())
+    checkEveryProgram(DeviceKind::Cuda, spec);
+}
+
+TEST(Signature, BlockScalesAreARowOfGroups) {
+  RuntimeOptions options;
+  options.device = DeviceKind::Cpu;
+  Runtime runtime(options);
+  Signature s =
+      runtime.loadSpecString(fp8Spec("scale = \"block\"\nblock = 64\n"))
+          .signature();
+  const Argument *scale = findArgument(s, "scale");
+  ASSERT_NE(scale, nullptr);
+  EXPECT_TRUE(scale->written);
+  EXPECT_EQ(scale->shape(5, 200), (std::vector<int64_t>{5, 4}));
+  EXPECT_EQ(scale->bytes(5, 200), 5 * 4 * 4);
+  EXPECT_EQ(shapeText(*scale), "[rows, ceil(d / 64)]");
+}
+
+/// A hand-made kernel sequence: a forward-and-finish pair exchanging
+/// partial sums.
+std::vector<KernelLaunchInfo> twoKernels() {
+  using Kind = KernelParam::Kind;
+  KernelLaunchInfo first, second;
+  first.params = {{Kind::Rows, "x", "bf16", false},
+                  {Kind::RowStride, "x_stride", "", false},
+                  {Kind::Features, "gamma", "f32", false},
+                  {Kind::Partials, "dgamma_partials", "f32", true},
+                  {Kind::Groups, "scale", "f32", true},
+                  {Kind::RowCount, "rows", "", false}};
+  first.groupSize = 16;
+  second.params = {{Kind::Partials, "dgamma_partials", "f32", false},
+                   {Kind::Features, "dgamma", "f32", true},
+                   {Kind::Cols, "cols", "", false}};
+  return {first, second};
+}
+
+TEST(Signature, ReadOffTheKernelsWithoutTheirWorkspace) {
+  Signature s = signatureOf(twoKernels());
+  ASSERT_EQ(s.size(), 4u);
+  EXPECT_EQ(s[0].name, "x");
+  EXPECT_TRUE(s[0].strided);
+  EXPECT_FALSE(s[0].written);
+  EXPECT_EQ(s[1].name, "gamma");
+  EXPECT_FALSE(s[1].strided);
+  EXPECT_EQ(s[2].name, "scale");
+  EXPECT_EQ(s[2].groupSize, 16);
+  EXPECT_EQ(s[2].shape(2, 33), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(s[3].name, "dgamma");
+  EXPECT_TRUE(s[3].written);
+  EXPECT_EQ(findArgument(s, "dgamma_partials"), nullptr);
+  // A strided argument spans its last row's d elements past the others'
+  // strides.
+  EXPECT_EQ(s[0].elements(3, 10, 16), 2 * 16 + 10);
+  EXPECT_EQ(s[0].bytes(3, 10), 3 * 10 * 2);
+  EXPECT_EQ(s[0].bytes(0, 10), 0);
+}
+
+TEST(Signature, PackedTypesRoundUpToWholeBytes) {
+  ElementType nibble{"f4e2m1", 4};
+  EXPECT_EQ(nibble.bytesFor(1), 1);
+  EXPECT_EQ(nibble.bytesFor(2), 1);
+  EXPECT_EQ(nibble.bytesFor(3), 2);
+  EXPECT_EQ(elementTypeNamed("bf16")->bits, 16);
+  EXPECT_EQ(elementTypeNamed("f8e5m2")->bytesFor(5), 5);
+  EXPECT_FALSE(elementTypeNamed("int3").has_value());
+}
+
+TEST(Signature, MismatchesNameWhatToPassOrDrop) {
+  Signature s = signatureOf(twoKernels());
+  Mismatch fits = mismatchOf(s, {"x", "gamma", "scale", "dgamma"});
+  EXPECT_TRUE(fits.fits());
+  EXPECT_EQ(fits.str(), "");
+  Mismatch lacks = mismatchOf(s, {"x", "scale", "dgamma"});
+  EXPECT_EQ(lacks.str(), "needs 'gamma' [d] f32");
+  Mismatch extra = mismatchOf(s, {"x", "gamma", "scale", "dgamma", "z"});
+  EXPECT_EQ(extra.str(), "takes no argument 'z'");
+  EXPECT_EQ(extra.count, 1u);
+  // Of two programs, the one the call lacks an argument of is nearer than
+  // one it gives a name too many, at the same count.
+  Signature fewer = s, more = s;
+  fewer.pop_back();
+  more.push_back({"z", "f32", {Argument::Dim::Rows}, 0, false, false});
+  std::set<std::string> given = {"x", "gamma", "scale", "dgamma"};
+  EXPECT_EQ(nearestSignature({&fewer, &more}, given), 1u);
+  EXPECT_EQ(nearestSignature({&fewer, &s, &more}, given), 1u);
+}
+
+} // namespace
