@@ -14,8 +14,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Tuner.h"
-#include "normc/Abi/CostModel.h"
 #include "normc/Frontend/SpecCompiler.h"
+#include "normc/Policy/Candidates.h"
+#include "normc/Policy/CostModel.h"
 #include "normc/Runtime/DiskCache.h"
 #include "normc/Runtime/Nvrtc.h"
 #include "normc/normc.h"

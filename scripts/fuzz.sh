@@ -3,13 +3,13 @@
 # a bounded time from seeds in the tree; exits 1 on any crash, hang, leak
 # or sanitizer report (libFuzzer writes the input to build-asan/fuzz/).
 #
-#   scripts/fuzz.sh [SECONDS]     # per target, default 60
+#   scripts/fuzz.sh [SECONDS]     # per target, default 45
 #
 # The same build (build-asan: ASan+UBSan, libFuzzer coverage) runs the
 # whole ctest suite in scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${1:-60}
+seconds=${1:-45}
 build=build-asan
 scripts/build-asan.sh
 out="$build/fuzz"
@@ -31,6 +31,16 @@ seed() { # TARGET
     for dtype in float32 float64 float16; do
       python3 scripts/make-npy.py "$dir/$dtype.npy" 3,5 --dtype "$dtype"
     done ;;
+  pack) # manifests of the kernel `k` PackManifestFuzzer.cpp declares
+    local info="name=k cols=runtime block=256 rows_per_block=1 vector_width=4"
+    local params="params=x:rows:f32:r,x_stride:stride::r,gamma:features:f32:r"
+    params+=",y:rows:f32:w,y_stride:stride::r,rstd:stats:f32:w"
+    params+=",rows:rowcount::r,cols:cols::r"
+    local schedule="strategy=row_group,rows_per_block=1,threads_per_row=256"
+    schedule+=",vector_width=4,row_storage=global"
+    printf 'normc-pack 1\nnormc 0.1.0\ncols runtime\ncandidate candidate-0.cu %s\nprogram forward\ninfo %s launch_order=0 shared= %s\n' \
+      "$schedule" "$info" "$params" >"$dir/runtime.txt"
+    sed -e 's/cols runtime/cols 64/; s/cols=runtime/cols=64/' "$dir/runtime.txt" >"$dir/fixed.txt" ;;
   esac
   echo "$dir"
 }
@@ -40,7 +50,7 @@ seed() { # TARGET
 # poisoning is off wherever LLVM's code runs under ASan.
 export ASAN_OPTIONS=allow_user_poisoning=0:${ASAN_OPTIONS:-}
 status=0
-for target in spec mlir npy; do
+for target in spec mlir npy pack; do
   seeds=$(seed "$target")
   corpus="$out/corpus-$target"
   mkdir -p "$corpus"

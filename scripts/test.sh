@@ -109,4 +109,4 @@ $full || asan_skipped+="|Gradient.MeetsTheBound/(layernorm|gemma|prmsnorm|t5|par
 stage "ctest under ASan+UBSan" bash -c 'cd build-asan &&
   ASAN_OPTIONS=allow_user_poisoning=0 ctest --output-on-failure -j"$(nproc)" \
     "${@:1}" -E "$0"' "$asan_skipped" "${selection[@]}"
-stage "fuzz.sh 60" scripts/fuzz.sh 60
+stage "fuzz.sh 45" scripts/fuzz.sh 45

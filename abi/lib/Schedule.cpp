@@ -1,25 +1,12 @@
 //===- Schedule.cpp - The schedule space, as plain data -------------------===//
 #include "normc/Abi/Schedule.h"
 
+#include "normc/Abi/Number.h"
+
 #include <algorithm>
 #include <charconv>
 
 using namespace normc;
-
-namespace {
-constexpr int64_t kVectorsPerThread = 4, kDefaultRegisterVectors = 8,
-                  kMinBlock = 128, kMaxBlock = 1024, kMaxVectorBits = 128,
-                  kMinClusterCols = 16384;
-
-int64_t divideCeil(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t powerOf2Ceil(int64_t v) {
-  int64_t p = 1;
-  while (p < v)
-    p *= 2;
-  return p;
-}
-bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
-} // namespace
 
 std::string_view normc::toString(Strategy strategy) {
   switch (strategy) {
@@ -144,14 +131,6 @@ int64_t normc::vectorsPerThread(const Schedule &s, int64_t cols) {
                     s.threadsPerRow);
 }
 
-int64_t normc::sharedBudget(int arch) {
-  if (arch >= 90)
-    return kMaxSharedBytes;
-  if (arch == 80 || arch == 87)
-    return 163 * 1024;
-  return 99 * 1024; // sm_86, sm_89, and any device of at least sm_80
-}
-
 int64_t normc::keptRegisterBudget(int64_t blockSize) {
   int64_t reserved = blockSize >= 1024 ? 56 : 48;
   return std::min<int64_t>(255, 65536 / std::max<int64_t>(1, blockSize)) -
@@ -161,12 +140,12 @@ int64_t normc::keptRegisterBudget(int64_t blockSize) {
 std::string normc::checkSchedule(const Schedule &s,
                                  const ScheduleProblem *problem) {
   auto str = [](int64_t v) { return std::to_string(v); };
-  if (!isPowerOfTwo(s.threadsPerRow) || s.threadsPerRow > kMaxBlock)
+  if (!isPowerOfTwo(s.threadsPerRow) || s.threadsPerRow > kMaxBlockThreads)
     return "threads_per_row must be a power of two in [1, 1024], got " +
            str(s.threadsPerRow);
   // Checked before multiplying, so that the product cannot overflow.
-  if (s.rowsPerBlock < 1 || s.rowsPerBlock > kMaxBlock ||
-      s.blockSize() > kMaxBlock)
+  if (s.rowsPerBlock < 1 || s.rowsPerBlock > kMaxBlockThreads ||
+      s.blockSize() > kMaxBlockThreads)
     return "rows_per_block * threads_per_row must be in [1, 1024], got " +
            str(s.rowsPerBlock) + " * " + str(s.threadsPerRow);
   // Warp shuffles use the full-warp mask: every warp must be complete.
@@ -238,150 +217,5 @@ std::string normc::checkSchedule(const Schedule &s,
 }
 
 int64_t normc::maxChunkBits(const ScheduleProblem &problem) {
-  return problem.bytesRows ? 4 * kMaxVectorBits : kMaxVectorBits;
-}
-
-int64_t normc::defaultVectorWidth(const ScheduleProblem &problem) {
-  return std::min<int64_t>(16, maxChunkBits(problem) /
-                                   std::max(8u, problem.widestBits));
-}
-
-namespace {
-/// Whether a thread's part of a row is small enough to keep in registers
-/// by default: at most eight 128-bit vectors of the widest buffer (fewer
-/// chunks where a chunk is wider).
-bool fewVectors(const Schedule &s, const ScheduleProblem &problem) {
-  return problem.cols && vectorsPerThread(s, *problem.cols) * s.vectorWidth *
-                                 problem.widestBits <=
-                             kDefaultRegisterVectors * kMaxVectorBits;
-}
-
-/// About four vectors a thread over `features`, at least `minThreads`.
-int64_t threadsFor(int64_t features, int64_t width, int64_t minThreads) {
-  return std::clamp<int64_t>(
-      powerOf2Ceil(divideCeil(divideCeil(features, width), kVectorsPerThread)),
-      minThreads, kMaxBlock);
-}
-
-/// Where the heuristic keeps a row of `s` (its storage left unset):
-/// registers for at most eight vectors a thread, else shared memory within
-/// the arch's budget; nullopt when neither holds.
-std::optional<RowStorage> keptStorage(Schedule s,
-                                      const ScheduleProblem &problem) {
-  s.rowStorage = RowStorage::Registers;
-  if (fewVectors(s, problem) && checkSchedule(s, &problem).empty())
-    return s.rowStorage;
-  s.rowStorage = RowStorage::Shared;
-  int64_t pitch =
-      divideCeil(featuresPerBlock(s, *problem.cols), s.vectorWidth) *
-      s.vectorWidth;
-  if (s.rowsPerBlock * pitch * problem.keptRowBits() / 8 <=
-          sharedBudget(problem.arch) &&
-      checkSchedule(s, &problem).empty())
-    return s.rowStorage;
-  return std::nullopt;
-}
-} // namespace
-
-Schedule normc::defaultSchedule(const ScheduleProblem &problem) {
-  int64_t width = defaultVectorWidth(problem);
-  // With d at run time, re-read from global memory, which fits every d (the
-  // runtime prefers the same schedule with the row in shared memory where
-  // d fits the device).
-  Schedule s = Schedule::rowGroup(1, 256, width, RowStorage::Global);
-  if (!problem.cols)
-    return s;
-  s.threadsPerRow = threadsFor(*problem.cols, width, 1);
-  s.rowsPerBlock = std::max<int64_t>(1, kMinBlock / s.threadsPerRow);
-  s.rowStorage = keptStorage(s, problem);
-  if (s.rowStorage)
-    return s;
-  // Registers in the smallest cluster that has enough of them, else shared
-  // memory in the smallest one where it fits.
-  if (problem.arch >= 90)
-    for (RowStorage storage : {RowStorage::Registers, RowStorage::Shared})
-      for (int64_t blocks = 2; blocks <= kMaxClusterSize; blocks *= 2) {
-        int64_t threads = threadsFor(divideCeil(*problem.cols, blocks), width,
-                                     /*minThreads=*/32);
-        Schedule c = Schedule::cluster(blocks, threads, width, storage);
-        if (keptStorage(c, problem) == storage)
-          return c;
-      }
-  s.rowStorage = RowStorage::Global;
-  return s;
-}
-
-Schedule normc::completeSchedule(const Schedule &options,
-                                 const ScheduleProblem &problem) {
-  Schedule chosen = defaultSchedule(problem);
-  Schedule s = options;
-  if (options.strategy == Strategy::RowGroup && options.clusterSize <= 1 &&
-      !options.threadsPerRow && !options.rowsPerBlock && !options.vectorWidth &&
-      !options.rowStorage)
-    return chosen; // nothing given: the heuristic's, cluster or not
-  if (s.strategy == Strategy::Cluster) {
-    if (!s.clusterSize)
-      s.clusterSize =
-          chosen.strategy == Strategy::Cluster ? chosen.clusterSize : 2;
-    if (!s.rowsPerBlock)
-      s.rowsPerBlock = 1;
-  } else if (!s.clusterSize) {
-    s.clusterSize = 1;
-  }
-  if (!s.threadsPerRow)
-    s.threadsPerRow = chosen.threadsPerRow;
-  if (!s.rowsPerBlock)
-    s.rowsPerBlock =
-        options.threadsPerRow
-            ? std::max<int64_t>(1, kMinBlock / options.threadsPerRow)
-            : chosen.rowsPerBlock;
-  if (!s.vectorWidth)
-    s.vectorWidth = chosen.vectorWidth;
-  if (!s.rowStorage)
-    s.rowStorage = chosen.rowStorage;
-  return s;
-}
-
-std::vector<Schedule>
-normc::scheduleCandidates(const ScheduleProblem &problem) {
-  std::vector<Schedule> out = {defaultSchedule(problem)};
-  auto add = [&](Schedule s) {
-    if (checkSchedule(s, &problem).empty() &&
-        std::find(out.begin(), out.end(), s) == out.end())
-      out.push_back(std::move(s));
-  };
-  int64_t full = defaultVectorWidth(problem);
-  for (int64_t width : {full, std::max<int64_t>(1, full / 2)}) {
-    // Without d, assume rows wide enough to keep 1024 threads busy.
-    int64_t vectors =
-        problem.cols ? divideCeil(*problem.cols, width) : kMaxBlock * 4;
-    for (int64_t threads = 1; threads <= kMaxBlock; threads *= 2) {
-      if (threads > 32 && vectors * 2 < threads)
-        break; // most threads would idle
-      if (threads < 32 && vectors > threads * 16)
-        continue; // too much work a thread
-      for (int64_t block : {kMinBlock, 2 * kMinBlock}) {
-        Schedule s = Schedule::rowGroup(std::max<int64_t>(1, block / threads),
-                                        threads, width, RowStorage::Global);
-        for (RowStorage storage :
-             {RowStorage::Registers, RowStorage::Shared, RowStorage::Global}) {
-          if (storage == RowStorage::Registers && !fewVectors(s, problem))
-            continue;
-          s.rowStorage = storage;
-          add(s);
-        }
-      }
-    }
-  }
-  if (problem.arch >= 90 && problem.cols && *problem.cols >= kMinClusterCols)
-    for (int64_t blocks = 2; blocks <= kMaxClusterSize; blocks *= 2)
-      for (int64_t threads = 256; threads <= kMaxBlock; threads *= 2) {
-        Schedule c =
-            Schedule::cluster(blocks, threads, full, RowStorage::Registers);
-        if (fewVectors(c, problem))
-          add(c);
-        c.rowStorage = RowStorage::Shared;
-        add(c);
-      }
-  return out;
+  return problem.bytesRows ? 4 * kMaxAccessBits : kMaxAccessBits;
 }

@@ -161,13 +161,20 @@ static std::string declarationMismatch(const std::string &source,
 
 Pack normc::readPack(const std::string &dir) {
   fs::path root(dir), manifestPath = root / "manifest.txt";
-  std::istringstream manifest(readPackFile(manifestPath));
+  return parsePack(
+      readPackFile(manifestPath), manifestPath.string(),
+      [&](const std::string &file) { return readPackFile(root / file); });
+}
+
+Pack normc::parsePack(
+    const std::string &manifestText, const std::string &manifestPath,
+    const std::function<std::string(const std::string &file)> &readPackFile) {
+  std::istringstream manifest(manifestText);
   Pack pack;
   std::string line;
   int lineNo = 0;
   auto fail = [&](const std::string &why) -> PackError {
-    return PackError(manifestPath.string() + ":" + std::to_string(lineNo) +
-                     ": " + why);
+    return PackError(manifestPath + ":" + std::to_string(lineNo) + ": " + why);
   };
   while (std::getline(manifest, line)) {
     ++lineNo;
@@ -197,7 +204,7 @@ Pack normc::readPack(const std::string &dir) {
           !checkSchedule(*schedule).empty())
         throw fail("bad candidate line");
       pack.candidates.push_back(
-          {*schedule, readPackFile(root / file), {}, Program::forward()});
+          {*schedule, readPackFile(file), {}, Program::forward()});
     } else if (word == "program") {
       std::optional<Program> program = Program::parse(rest);
       if (!program || pack.candidates.empty() ||
@@ -244,6 +251,6 @@ Pack normc::readPack(const std::string &dir) {
       throw fail("the " + c.program.str() +
                  " candidates do not all take the same arguments");
   }
-  pack.specToml = readPackFile(root / "spec.toml");
+  pack.specToml = readPackFile("spec.toml");
   return pack;
 }

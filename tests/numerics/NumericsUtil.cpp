@@ -1,6 +1,7 @@
 //===- NumericsUtil.cpp - Run a spec on the CPU device and grade it -------===//
 #include "NumericsUtil.h"
 
+#include "normc/Policy/Candidates.h"
 #include "normc/Reference/Gradient.h"
 
 #include <gtest/gtest.h>

@@ -115,6 +115,19 @@ def test_spec_from_path_text_or_shipped_name(tmp_path):
     assert "llama_rmsnorm" in normc.shipped_specs()
 
 
+def test_spec_errors_echo_what_the_spec_wrote_escaped():
+    # A table name with a newline and an escape sequence cannot forge a
+    # diagnostic line or reach the terminal raw (docs/hostile-input.md).
+    forged = ('name = "k"\n["evil\\nfake.toml:1:1: error: forged\\u001b[2J"]\n'
+              '[statistics]\ncenter = false\n')
+    with pytest.raises(ValueError) as error:
+        normc.Norm(forged)
+    message = str(error.value)
+    assert "evil\\nfake.toml:1:1" in message and "\\x1b[2J" in message
+    assert "\x1b" not in message
+    assert all(line.startswith("<string>:") for line in message.splitlines())
+
+
 def test_invalid_specs_are_value_errors_with_positions(tmp_path):
     with pytest.raises(ValueError, match=r"<string>:3:10: error: 'center' must be a boolean"):
         normc.Norm('name = "n"\n[statistics]\ncenter = 1\n')

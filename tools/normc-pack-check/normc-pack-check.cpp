@@ -17,6 +17,7 @@
 // (scripts/gpu-check.sh).
 //
 //===----------------------------------------------------------------------===//
+#include "normc/Abi/Number.h"
 #include "normc/Abi/Program.h"
 #include "normc/Dsl/Spec.h"
 #include "normc/Reference/Gradient.h"
@@ -338,7 +339,7 @@ std::vector<int64_t> parseCols(const std::string &text) {
     if (item.empty() || item.find_first_not_of("0123456789") != item.npos ||
         item.size() > 7)
       return {};
-    cols.push_back(std::stoll(item));
+    cols.push_back(*parseWholeNumber(item));
     at = comma + 1;
   }
   return cols;
@@ -353,14 +354,22 @@ int main(int argc, char **argv) {
   bool matrix = false;
   std::vector<int64_t> cols = {1, 7, 64, 127, 1000, 4096, 4097, 12288, 65536};
   std::vector<std::string> packs;
+  bool optionsEnded = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg == "--device=cpu")
+    std::optional<int64_t> number = arg.rfind("--rows=", 0) == 0
+                                        ? parseWholeNumber(arg.substr(7))
+                                        : std::nullopt;
+    if (optionsEnded || (!arg.empty() && arg[0] != '-'))
+      packs.push_back(arg);
+    else if (arg == "--")
+      optionsEnded = true;
+    else if (arg == "--device=cpu")
       options.device = DeviceKind::Cpu;
     else if (arg == "--device=cuda")
       options.device = DeviceKind::Cuda;
-    else if (arg.rfind("--rows=", 0) == 0)
-      rows = std::max(1LL, std::atoll(arg.c_str() + 7));
+    else if (number && *number >= 1 && *number <= (1 << 20))
+      rows = *number;
     else if (arg == "--matrix")
       matrix = true;
     else if (arg.rfind("--cols=", 0) == 0 &&
@@ -368,8 +377,6 @@ int main(int argc, char **argv) {
       continue;
     else if (arg == "--device=auto")
       continue;
-    else if (!arg.empty() && arg[0] != '-')
-      packs.push_back(arg);
     else {
       std::fprintf(stderr,
                    "usage: %s [--device=auto|cpu|cuda] [--rows=N] "

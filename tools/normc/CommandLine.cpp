@@ -64,6 +64,10 @@ normc::tool::parseArgs(int argc, char **argv, int first,
       }
       value = argv[++i];
     }
+    if (value.empty()) {
+      usageError("option '" + name + "' needs a value, got an empty one");
+      return std::nullopt;
+    }
     args.options[name] = value;
   }
   return args;

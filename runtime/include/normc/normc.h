@@ -148,9 +148,10 @@ public:
   /// schedule.
   std::string prepare(int64_t d, int64_t rows) const;
 
-  /// Measures every candidate for (d, rows), stores the winner in the
-  /// tuning database and uses it from now on. `progress` hears of each
-  /// candidate as it is measured.
+  /// Measures the heuristic's schedule and the few other candidates for
+  /// (d, rows) the cost model ranks best, stores the fastest in the tuning
+  /// database and uses it from now on. `progress` hears of each candidate
+  /// as it is measured.
   TuneReport
   tune(int64_t d, int64_t rows,
        const std::function<void(const TuneResult &)> &progress = {}) const;

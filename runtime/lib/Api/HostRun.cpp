@@ -45,8 +45,11 @@ public:
   }
 
   /// The `bytes` bytes (and the guard after them) of the buffer at
-  /// `pointer`, once the queued work is done.
+  /// `pointer`, once the queued work is done; none for a buffer of no bytes
+  /// (null: no rows).
   std::vector<unsigned char> read(const void *pointer, size_t bytes) const {
+    if (!pointer)
+      return {};
     std::vector<unsigned char> out(bytes + kGuardBytes);
     if (onGpu) {
       for (const cuda::Buffer &b : gpu)

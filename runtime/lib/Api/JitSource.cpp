@@ -11,6 +11,7 @@
 #include "normc/Abi/Version.h"
 #include "normc/CompilerSourceHash.h"
 #include "normc/Frontend/SpecCompiler.h"
+#include "normc/Policy/Candidates.h"
 
 #include <cstdlib>
 #include <map>

@@ -1,7 +1,7 @@
 //===- Tuner.cpp - Choose a schedule per shape, and remember it -----------===//
 #include "Tuner.h"
-#include "normc/Abi/CostModel.h"
 #include "normc/Abi/Version.h"
+#include "normc/Policy/CostModel.h"
 
 #include <algorithm>
 #include <atomic>

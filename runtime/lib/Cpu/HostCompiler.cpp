@@ -3,10 +3,11 @@
 #include "HostCompiler.h"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -50,18 +51,27 @@ ProcessResult normc::cpu::runProcess(const std::vector<std::string> &argv) {
     return {false, 0, std::string("pipe: ") + std::strerror(errno)};
   Fd readEnd(pipeFds[0]), writeEnd(pipeFds[1]);
 
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, writeEnd.get(), 1);
-  posix_spawn_file_actions_adddup2(&actions, writeEnd.get(), 2);
-  pid_t pid = 0;
-  int spawnError =
-      ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (spawnError != 0)
-    return {false, 0,
-            "cannot run '" + argv[0] + "': " + std::strerror(spawnError)};
+  std::string program = findProgram(argv[0]);
+  if (program.empty())
+    return {false, 0, "cannot run '" + argv[0] + "': not found"};
+  pid_t parent = ::getpid();
+  pid_t pid = ::fork();
+  if (pid < 0)
+    return {false, 0, std::string("fork: ") + std::strerror(errno)};
+  if (pid == 0) {
+    // Only async-signal-safe calls here. The compiler dies with the thread
+    // that started it: a normc killed outright (SIGKILL) leaves no compiler
+    // running (the thread waits for it, so it never outlives it otherwise).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent)
+      ::_exit(127);
+    int devNull = ::open("/dev/null", O_RDONLY);
+    if (devNull < 0 || ::dup2(devNull, 0) < 0 ||
+        ::dup2(writeEnd.get(), 1) < 0 || ::dup2(writeEnd.get(), 2) < 0)
+      ::_exit(127);
+    ::execve(program.c_str(), args.data(), environ);
+    ::_exit(127);
+  }
   writeEnd.reset();
 
   ProcessResult result{true, 0, ""};

@@ -2,6 +2,7 @@
 #include "normc/Runtime/BuildPack.h"
 #include "normc/Abi/Version.h"
 #include "normc/Frontend/SpecCompiler.h"
+#include "normc/Policy/Candidates.h"
 
 std::optional<normc::Pack> normc::buildPack(const dsl::Spec &spec,
                                             std::optional<int64_t> cols,

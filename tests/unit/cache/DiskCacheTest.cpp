@@ -115,6 +115,21 @@ TEST_F(DiskCacheTest, ExtendedEntryIsRemoved) {
   EXPECT_FALSE(fs::exists(cache.pathFor(kKey)));
 }
 
+// A planted sparse file whose header announces a terabyte, consistent with
+// its size: a miss, removed, and nothing allocated (no abort for memory).
+TEST_F(DiskCacheTest, EntryAnnouncingATerabyteIsRemovedUnread) {
+  DiskCache cache(dir, "cpu");
+  ASSERT_TRUE(cache.put(kKey, "payload"));
+  std::string bytes = readBytes(cache.pathFor(kKey));
+  uint64_t size = uint64_t(1) << 40;
+  for (int i = 0; i < 8; ++i) // the payload size, after the 8-byte magic
+    bytes[8 + i] = static_cast<char>(size >> (8 * i));
+  writeBytes(cache.pathFor(kKey), bytes.substr(0, 48));
+  fs::resize_file(cache.pathFor(kKey), 48 + size); // sparse
+  EXPECT_EQ(cache.get(kKey), std::nullopt);
+  EXPECT_FALSE(fs::exists(cache.pathFor(kKey)));
+}
+
 TEST_F(DiskCacheTest, FlippedByteIsRemoved) {
   DiskCache cache(dir);
   std::string payload = patternBytes(300, 2);

@@ -13,6 +13,7 @@
 #include "normc/Abi/ReservedNames.h"
 #include "normc/Dsl/Spec.h"
 #include "normc/Frontend/SpecCompiler.h"
+#include "normc/Policy/Heuristic.h"
 #include "normc/Runtime/CpuDevice.h"
 #include "normc/Runtime/Nvrtc.h"
 

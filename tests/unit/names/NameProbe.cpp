@@ -5,6 +5,8 @@
 #include "normc/Abi/Program.h"
 #include "normc/Dsl/Spec.h"
 #include "normc/Frontend/SpecCompiler.h"
+#include "normc/Policy/Candidates.h"
+#include "normc/Policy/Heuristic.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,5 +1,6 @@
 //===- CostModelTest.cpp - The tuner's static ranking of schedules --------===//
-#include "normc/Abi/CostModel.h"
+#include "normc/Policy/CostModel.h"
+#include "normc/Policy/Candidates.h"
 
 #include <gtest/gtest.h>
 

@@ -6,9 +6,10 @@
 //===----------------------------------------------------------------------===//
 #include "KernelSource.h"
 #include "Tuner.h"
-#include "normc/Abi/CostModel.h"
 #include "normc/Abi/Schedule.h"
 #include "normc/Abi/Version.h"
+#include "normc/Policy/CostModel.h"
+#include "normc/Policy/Heuristic.h"
 #include "normc/Reference/Reference.h"
 #include "normc/Runtime/BuildPack.h"
 #include "normc/Runtime/CudaDriver.h"

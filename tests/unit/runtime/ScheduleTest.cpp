@@ -1,5 +1,7 @@
 //===- ScheduleTest.cpp - The schedule space as data ----------------------===//
 #include "normc/Abi/Schedule.h"
+#include "normc/Policy/Candidates.h"
+#include "normc/Policy/Heuristic.h"
 
 #include <gtest/gtest.h>
 

@@ -208,3 +208,30 @@ TEST(Signature, MismatchesNameWhatToPassOrDrop) {
 }
 
 } // namespace
+
+// No rows: every [rows, ...] buffer has no bytes (no pointer at all), and
+// the sums over rows are zero; nothing is read from a buffer that is not
+// there (normc-pack-check's matrix runs rows = 0).
+TEST(Signature, NoRowsWritesOnlyZeroSumsOverRows) {
+  RuntimeOptions options;
+  options.device = DeviceKind::Cpu;
+  options.autotune = 0;
+  Runtime runtime(options);
+  Norm norm = runtime.loadSpecString(kLayerNorm);
+  for (const std::string &program : {std::string("forward"),
+                                     norm.backwardPrograms().front()}) {
+    SCOPED_TRACE(program);
+    Signature signature = norm.signature(program);
+    Inputs in(signature, 0, 64);
+    RunOutputs out;
+    ASSERT_NO_THROW(out = runOnDevice(norm, program, in.run));
+    for (const Argument &a : signature) {
+      if (!a.written)
+        continue;
+      const std::vector<double> &got = out[a.name];
+      ASSERT_EQ(got.size(), size_t(a.elements(0, 64))) << a.name;
+      for (double v : got)
+        EXPECT_EQ(v, 0.0) << a.name;
+    }
+  }
+}

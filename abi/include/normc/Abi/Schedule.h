@@ -2,8 +2,9 @@
 //
 // A schedule is a strategy and its parameters. This is the one definition:
 // the compiler's #sched.schedule attribute holds a Schedule and verifies it
-// with checkSchedule, and the heuristic, the tuner's search space, packs and
-// the tuning database use the same struct and rules. No LLVM needed.
+// with checkSchedule, and packs, the tuning database and the policy that
+// chooses one (normc/Policy: the heuristic, the tuner's candidates, the
+// cost model) use the same struct and rules. No LLVM needed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NORMC_ABI_SCHEDULE_H
@@ -109,6 +110,10 @@ struct ScheduleProblem {
   unsigned keptRowBits() const { return keptBits ? keptBits : widestBits; }
 };
 
+/// The most threads a block may have.
+constexpr int64_t kMaxBlockThreads = 1024;
+/// The widest access of one buffer a thread makes, in bits.
+constexpr int64_t kMaxAccessBits = 128;
 /// The largest register-kept row slice a thread may hold, in vectors.
 constexpr int64_t kMaxRegisterVectors = 32;
 /// The widest row a kernel may be specialized for or launched with.
@@ -144,10 +149,6 @@ int64_t vectorsPerThread(const Schedule &schedule, int64_t cols);
 /// sm_90 device launches without opting in.
 constexpr int64_t kMaxClusterSize = 8;
 
-/// Dynamic shared memory the heuristic lets a block use on `arch`: what
-/// every device of that generation allows once opted in.
-int64_t sharedBudget(int arch);
-
 /// Why `schedule` cannot run, or empty when it can. Without a problem only
 /// the rules that hold for every kernel are checked (powers of two, whole
 /// warps, block size); with one, also those that depend on d and the element
@@ -160,35 +161,6 @@ std::string checkSchedule(const Schedule &schedule,
 /// the widest buffer), or with rows of bytes 512 (up to four 128-bit
 /// accesses of the widest buffer, so that 16 bytes are stored at once).
 int64_t maxChunkBits(const ScheduleProblem &problem);
-
-/// Elements per 128-bit access of the widest buffer; with rows of bytes,
-/// 16 (a 16-byte store) where maxChunkBits allows.
-int64_t defaultVectorWidth(const ScheduleProblem &problem);
-
-/// The schedule used when nothing is tuned: 128-bit accesses, about four
-/// vectors per thread, at least 128 threads a block; the row stays in
-/// registers when d is fixed and that takes at most eight vectors a thread,
-/// else in shared memory when it fits sharedBudget(arch), else (sm_90) in
-/// a cluster of the fewest blocks whose slices fit registers or shared
-/// memory; else it is re-read from global memory. With d at run time: one
-/// row of 256 threads a block, re-read from global memory, which fits any
-/// d (the runtime picks the same schedule with the row in shared memory at
-/// launch where d fits the device).
-Schedule defaultSchedule(const ScheduleProblem &problem);
-
-/// Fills the fields of `options` left at 0 or unset from the heuristic.
-/// When only threads_per_row is given, blocks keep at least 128 threads.
-Schedule completeSchedule(const Schedule &options,
-                          const ScheduleProblem &problem);
-
-/// Every schedule worth measuring for the problem, the default first:
-/// threads per row from 1 to 1024 keeping at least half of them busy,
-/// blocks of 128 or 256 threads, full and half vector width, and each row
-/// storage that is legal; on sm_90 with d fixed and at least 16384, also
-/// clusters of 2 to 8 blocks of 256 to 1024 threads keeping the slice in
-/// registers or shared memory. Every one passes checkSchedule; device limits
-/// (shared memory) are checked at launch.
-std::vector<Schedule> scheduleCandidates(const ScheduleProblem &problem);
 
 } // namespace normc
 

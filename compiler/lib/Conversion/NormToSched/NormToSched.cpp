@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <map>
 
@@ -74,11 +75,29 @@ private:
   Value constant(Location loc, double value) {
     return arith::ConstantOp::create(b, loc, acc, b.getFloatAttr(acc, value));
   }
+  /// Lowers one op of the spec's body, by its kind.
   LogicalResult lowerOp(Operation &op);
+  LogicalResult lower(norm::InputOp op);
+  LogicalResult lower(norm::MapOp op);
+  LogicalResult lower(norm::ReduceOp op);
+  LogicalResult lower(norm::SumRowsOp op);
+  LogicalResult lower(norm::ResidualAddOp op);
+  LogicalResult lower(norm::MeanOp op);
+  LogicalResult lower(norm::MomentOp op);
+  LogicalResult lower(norm::RstdOp op);
+  LogicalResult lower(norm::NormalizeOp op);
+  LogicalResult lower(norm::AmaxOp op);
+  LogicalResult lower(norm::QuantizeOp op);
+  LogicalResult lower(norm::FillOp op);
+  LogicalResult lower(norm::ConvertOp op);
+  /// The row type of a [rows, d] tensor type's elements.
+  sched::RowType rowTypeOf(Type tensor) {
+    return sched::RowType::get(b.getContext(),
+                               cast<RankedTensorType>(tensor).getElementType());
+  }
   Value convert(Location loc, Value v, Type to) {
     return norm::buildConvert(b, loc, v, to);
   }
-  LogicalResult lowerMap(norm::MapOp op);
   /// The kernel after this one: each per-feature sum over rows, from the
   /// partials this kernel writes.
   void buildFinishKernel(sched::KernelOp kernel);
@@ -240,211 +259,233 @@ void SpecLowering::storeOutput(norm::OutputOp out, Value buffer) {
 }
 
 LogicalResult SpecLowering::lowerOp(Operation &op) {
-  Location loc = op.getLoc();
-  MLIRContext *ctx = b.getContext();
-  auto rowOf = [&](Type tensor) {
-    return sched::RowType::get(ctx,
-                               cast<RankedTensorType>(tensor).getElementType());
-  };
-
-  if (auto in = dyn_cast<norm::InputOp>(op)) {
-    // Loaded where it is defined; params stay buffers (read per chunk).
-    Value buffer = map.lookup(in.getResult());
-    if (isOneForAllRows(in))
-      map.map(in.getResult(),
-              sched::LoadScalarOp::create(
-                  b, loc, in.getTensorType().getElementType(), buffer));
-    else if (in.getTensorType().getRank() == 1)
-      map.map(in.getResult(),
-              sched::LoadStatOp::create(
-                  b, loc, in.getTensorType().getElementType(), buffer));
-    else
-      map.map(in.getResult(),
-              sched::LoadRowOp::create(b, loc, rowOf(in.getType()), buffer));
-    return success();
-  }
-  if (auto mapOp = dyn_cast<norm::MapOp>(op))
-    return lowerMap(mapOp);
-  if (auto reduce = dyn_cast<norm::ReduceOp>(op)) {
-    Value count = featureCount(loc, reduce.getFraction());
-    map.map(reduce.getResult(),
-            withBody<sched::ReduceOp>(
-                loc, acc, {map.lookup(reduce.getInput())},
-                [&](ValueRange f) { return convert(loc, f[0], acc); }, count));
-    return success();
-  }
-  if (auto sum = dyn_cast<norm::SumRowsOp>(op)) {
-    Value partials = map.lookup(sum.getResult());
-    auto rowsSum = sched::ReduceRowsOp::create(
-        b, loc, ValueRange{map.lookup(sum.getInput())}, partials);
-    Block &body = rowsSum.getBody().emplaceBlock();
-    Value term = body.addArgument(acc, loc);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&body);
-    sched::YieldOp::create(b, loc, term);
-    return success();
-  }
-  if (isa<norm::ParamOp>(op))
-    return success();
-  if (auto add = dyn_cast<norm::ResidualAddOp>(op)) {
-    Value x = map.lookup(add.getX());
-    Type element = sched::getElementType(x.getType());
-    map.map(add.getResult(),
-            withBody<sched::MapOp>(
-                loc, x.getType(), {x, map.lookup(add.getResidual())},
-                [&](ValueRange f) {
-                  Value lhs = convert(loc, f[0], acc);
-                  Value rhs = convert(loc, f[1], acc);
-                  Value sum = arith::AddFOp::create(b, loc, lhs, rhs);
-                  return convert(loc, sum, element);
-                },
-                Value()));
-    return success();
-  }
-  if (auto mean = dyn_cast<norm::MeanOp>(op)) {
-    Value count = featureCount(loc, mean.getFraction());
-    Value sum = withBody<sched::ReduceOp>(
-        loc, acc, {map.lookup(mean.getInput())},
-        [&](ValueRange f) { return convert(loc, f[0], acc); }, count);
-    map.map(mean.getResult(),
-            arith::DivFOp::create(b, loc, sum, countAsAccumulate(loc, count)));
-    return success();
-  }
-  if (auto moment = dyn_cast<norm::MomentOp>(op)) {
-    Value count = featureCount(loc, moment.getFraction());
-    Value center = moment.getMean() ? map.lookup(moment.getMean()) : Value();
-    Value sum = withBody<sched::ReduceOp>(
-        loc, acc, {map.lookup(moment.getInput())},
-        [&](ValueRange f) {
-          Value t = convert(loc, f[0], acc);
-          if (center)
-            t = arith::SubFOp::create(b, loc, t, center);
-          return Value(arith::MulFOp::create(b, loc, t, t));
-        },
-        count);
-    Value divisor = count;
-    if (moment.getVariance() == norm::Variance::unbiased)
-      divisor = arith::SubIOp::create(
-          b, loc, count, arith::ConstantIntOp::create(b, loc, 1, 32));
-    map.map(
-        moment.getResult(),
-        arith::DivFOp::create(b, loc, sum, countAsAccumulate(loc, divisor)));
-    return success();
-  }
-  if (auto rstd = dyn_cast<norm::RstdOp>(op)) {
-    Value moment = map.lookup(rstd.getMoment());
-    Value eps = constant(loc, rstd.getEpsilon().convertToDouble());
-    Value r;
-    if (rstd.getPlacement() == norm::EpsilonPlacement::inside_sqrt) {
-      r = math::RsqrtOp::create(b, loc,
-                                arith::AddFOp::create(b, loc, moment, eps));
-    } else {
-      // One op per statement: the order of a call's arguments is the
-      // compiler's, and the IR must not depend on it.
-      Value root = math::SqrtOp::create(b, loc, moment);
-      Value denominator = arith::AddFOp::create(b, loc, root, eps);
-      r = arith::DivFOp::create(b, loc, constant(loc, 1.0), denominator);
-    }
-    map.map(rstd.getResult(), r);
-    return success();
-  }
-  if (auto normalize = dyn_cast<norm::NormalizeOp>(op)) {
-    // y = (h - mean) * rstd * (gain_offset + gain) + bias, in that order.
-    auto lookupOrNull = [&](Value v) { return v ? map.lookup(v) : Value(); };
-    Value mean = lookupOrNull(normalize.getMean());
-    Value rstd = lookupOrNull(normalize.getRstd());
-    SmallVector<Value> inputs = {map.lookup(normalize.getInput())};
-    if (normalize.getGain())
-      inputs.push_back(map.lookup(normalize.getGain()));
-    if (normalize.getBias())
-      inputs.push_back(map.lookup(normalize.getBias()));
-    auto result = rowOf(normalize.getType());
-    double offset = normalize.getGainOffset().convertToDouble();
-    auto y = withBody<sched::MapOp>(
-        loc, result, inputs,
-        [&](ValueRange f) {
-          Value t = convert(loc, f[0], acc);
-          if (mean)
-            t = arith::SubFOp::create(b, loc, t, mean);
-          if (rstd)
-            t = arith::MulFOp::create(b, loc, t, rstd);
-          if (auto rounded = normalize.getNormalizedType())
-            t = convert(loc, convert(loc, t, *rounded), acc);
-          unsigned next = 1;
-          if (normalize.getGain()) {
-            Value g = convert(loc, f[next++], acc);
-            if (offset != 0.0)
-              g = arith::AddFOp::create(b, loc, constant(loc, offset), g);
-            t = arith::MulFOp::create(b, loc, t, g);
-          }
-          if (normalize.getBias())
-            t = arith::AddFOp::create(b, loc, t, convert(loc, f[next], acc));
-          return convert(loc, t, result.getElementType());
-        },
-        Value());
-    // y quantized to fp8 is read twice (its amax, its quotients): computing
-    // it again from the kept input costs less than keeping it, in the
-    // accumulate type, as well.
-    if (llvm::any_of(normalize->getUsers(), llvm::IsaPred<norm::AmaxOp>))
-      y.setRecompute(true);
-    map.map(normalize.getResult(), y);
-    return success();
-  }
-  if (auto amax = dyn_cast<norm::AmaxOp>(op)) {
-    Value y = map.lookup(amax.getInput());
-    auto magnitude = [&](ValueRange f) {
-      return Value(math::AbsFOp::create(b, loc, convert(loc, f[0], acc)));
-    };
-    // Per group: a row whose features hold their group's amax.
-    if (auto group = amax.getGroup())
-      map.map(amax.getResult(), withBody<sched::GroupMaxOp>(
-                                    loc, sched::RowType::get(ctx, acc), {y},
-                                    magnitude, b.getI64IntegerAttr(*group)));
-    else
-      map.map(amax.getResult(),
-              withBody<sched::ReduceOp>(loc, acc, {y}, magnitude,
-                                        featureCount(loc, APFloat(1.0)),
-                                        sched::Combine::max));
-    return success();
-  }
-  if (auto quantize = dyn_cast<norm::QuantizeOp>(op)) {
-    Value scale = map.lookup(quantize.getScale());
-    Type fp8 = quantize.getType().getElementType();
-    double max = norm::largestFinite(fp8);
-    // Block scales are a row operand; the others a scalar from above.
-    bool perGroup = quantize.getGroup().has_value();
-    SmallVector<Value> inputs = {map.lookup(quantize.getInput())};
-    if (perGroup)
-      inputs.push_back(scale);
-    map.map(quantize.getResult(),
-            withBody<sched::MapOp>(
-                loc, rowOf(quantize.getType()), inputs,
-                [&](ValueRange f) {
-                  // Saturation is a clamp (NaN passes it), so the rounding
-                  // itself never overflows.
-                  Value t = arith::DivFOp::create(
-                      b, loc, convert(loc, f[0], acc), perGroup ? f[1] : scale);
-                  t = arith::MaximumFOp::create(b, loc, t, constant(loc, -max));
-                  t = arith::MinimumFOp::create(b, loc, t, constant(loc, max));
-                  return Value(arith::TruncFOp::create(b, loc, fp8, t));
-                },
-                Value()));
-    return success();
-  }
-  if (auto fill = dyn_cast<norm::FillOp>(op)) {
-    map.map(fill.getResult(), constant(loc, fill.getValue().convertToDouble()));
-    return success();
-  }
-  if (auto convert = dyn_cast<norm::ConvertOp>(op)) {
-    map.map(convert.getResult(),
-            this->convert(loc, map.lookup(convert.getInput()),
-                          convert.getType().getElementType()));
-    return success();
-  }
-  return op.emitOpError("has no lowering to the sched dialect");
+  return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+      .Case<norm::InputOp, norm::MapOp, norm::ReduceOp, norm::SumRowsOp,
+            norm::ResidualAddOp, norm::MeanOp, norm::MomentOp, norm::RstdOp,
+            norm::NormalizeOp, norm::AmaxOp, norm::QuantizeOp, norm::FillOp,
+            norm::ConvertOp>([&](auto op) { return lower(op); })
+      // Parameters stay buffers, read per chunk.
+      .Case<norm::ParamOp>([](auto) { return success(); })
+      .Default([](Operation *op) {
+        return op->emitOpError("has no lowering to the sched dialect");
+      });
 }
 
-LogicalResult SpecLowering::lowerMap(norm::MapOp op) {
+LogicalResult SpecLowering::lower(norm::InputOp in) {
+  Location loc = in.getLoc();
+  // Loaded where it is defined.
+  Value buffer = map.lookup(in.getResult());
+  if (isOneForAllRows(in))
+    map.map(in.getResult(),
+            sched::LoadScalarOp::create(
+                b, loc, in.getTensorType().getElementType(), buffer));
+  else if (in.getTensorType().getRank() == 1)
+    map.map(in.getResult(),
+            sched::LoadStatOp::create(
+                b, loc, in.getTensorType().getElementType(), buffer));
+  else
+    map.map(in.getResult(),
+            sched::LoadRowOp::create(b, loc, rowTypeOf(in.getType()), buffer));
+  return success();
+}
+
+LogicalResult SpecLowering::lower(norm::ReduceOp reduce) {
+  Location loc = reduce.getLoc();
+  Value count = featureCount(loc, reduce.getFraction());
+  map.map(reduce.getResult(),
+          withBody<sched::ReduceOp>(
+              loc, acc, {map.lookup(reduce.getInput())},
+              [&](ValueRange f) { return convert(loc, f[0], acc); }, count));
+  return success();
+}
+
+LogicalResult SpecLowering::lower(norm::SumRowsOp sum) {
+  Location loc = sum.getLoc();
+  Value partials = map.lookup(sum.getResult());
+  auto rowsSum = sched::ReduceRowsOp::create(
+      b, loc, ValueRange{map.lookup(sum.getInput())}, partials);
+  Block &body = rowsSum.getBody().emplaceBlock();
+  Value term = body.addArgument(acc, loc);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&body);
+  sched::YieldOp::create(b, loc, term);
+  return success();
+}
+
+LogicalResult SpecLowering::lower(norm::ResidualAddOp add) {
+  Location loc = add.getLoc();
+  Value x = map.lookup(add.getX());
+  Type element = sched::getElementType(x.getType());
+  map.map(add.getResult(),
+          withBody<sched::MapOp>(
+              loc, x.getType(), {x, map.lookup(add.getResidual())},
+              [&](ValueRange f) {
+                Value lhs = convert(loc, f[0], acc);
+                Value rhs = convert(loc, f[1], acc);
+                Value sum = arith::AddFOp::create(b, loc, lhs, rhs);
+                return convert(loc, sum, element);
+              },
+              Value()));
+  return success();
+}
+
+LogicalResult SpecLowering::lower(norm::MeanOp mean) {
+  Location loc = mean.getLoc();
+  Value count = featureCount(loc, mean.getFraction());
+  Value sum = withBody<sched::ReduceOp>(
+      loc, acc, {map.lookup(mean.getInput())},
+      [&](ValueRange f) { return convert(loc, f[0], acc); }, count);
+  map.map(mean.getResult(),
+          arith::DivFOp::create(b, loc, sum, countAsAccumulate(loc, count)));
+  return success();
+}
+
+LogicalResult SpecLowering::lower(norm::MomentOp moment) {
+  Location loc = moment.getLoc();
+  Value count = featureCount(loc, moment.getFraction());
+  Value center = moment.getMean() ? map.lookup(moment.getMean()) : Value();
+  Value sum = withBody<sched::ReduceOp>(
+      loc, acc, {map.lookup(moment.getInput())},
+      [&](ValueRange f) {
+        Value t = convert(loc, f[0], acc);
+        if (center)
+          t = arith::SubFOp::create(b, loc, t, center);
+        return Value(arith::MulFOp::create(b, loc, t, t));
+      },
+      count);
+  Value divisor = count;
+  if (moment.getVariance() == norm::Variance::unbiased)
+    divisor = arith::SubIOp::create(
+        b, loc, count, arith::ConstantIntOp::create(b, loc, 1, 32));
+  map.map(moment.getResult(),
+          arith::DivFOp::create(b, loc, sum, countAsAccumulate(loc, divisor)));
+  return success();
+}
+
+LogicalResult SpecLowering::lower(norm::RstdOp rstd) {
+  Location loc = rstd.getLoc();
+  Value moment = map.lookup(rstd.getMoment());
+  Value eps = constant(loc, rstd.getEpsilon().convertToDouble());
+  Value r;
+  if (rstd.getPlacement() == norm::EpsilonPlacement::inside_sqrt) {
+    r = math::RsqrtOp::create(b, loc,
+                              arith::AddFOp::create(b, loc, moment, eps));
+  } else {
+    // One op per statement: the order of a call's arguments is the
+    // compiler's, and the IR must not depend on it.
+    Value root = math::SqrtOp::create(b, loc, moment);
+    Value denominator = arith::AddFOp::create(b, loc, root, eps);
+    r = arith::DivFOp::create(b, loc, constant(loc, 1.0), denominator);
+  }
+  map.map(rstd.getResult(), r);
+  return success();
+}
+
+LogicalResult SpecLowering::lower(norm::NormalizeOp normalize) {
+  Location loc = normalize.getLoc();
+  // y = (h - mean) * rstd * (gain_offset + gain) + bias, in that order.
+  auto lookupOrNull = [&](Value v) { return v ? map.lookup(v) : Value(); };
+  Value mean = lookupOrNull(normalize.getMean());
+  Value rstd = lookupOrNull(normalize.getRstd());
+  SmallVector<Value> inputs = {map.lookup(normalize.getInput())};
+  if (normalize.getGain())
+    inputs.push_back(map.lookup(normalize.getGain()));
+  if (normalize.getBias())
+    inputs.push_back(map.lookup(normalize.getBias()));
+  auto result = rowTypeOf(normalize.getType());
+  double offset = normalize.getGainOffset().convertToDouble();
+  auto y = withBody<sched::MapOp>(
+      loc, result, inputs,
+      [&](ValueRange f) {
+        Value t = convert(loc, f[0], acc);
+        if (mean)
+          t = arith::SubFOp::create(b, loc, t, mean);
+        if (rstd)
+          t = arith::MulFOp::create(b, loc, t, rstd);
+        if (auto rounded = normalize.getNormalizedType())
+          t = convert(loc, convert(loc, t, *rounded), acc);
+        unsigned next = 1;
+        if (normalize.getGain()) {
+          Value g = convert(loc, f[next++], acc);
+          if (offset != 0.0)
+            g = arith::AddFOp::create(b, loc, constant(loc, offset), g);
+          t = arith::MulFOp::create(b, loc, t, g);
+        }
+        if (normalize.getBias())
+          t = arith::AddFOp::create(b, loc, t, convert(loc, f[next], acc));
+        return convert(loc, t, result.getElementType());
+      },
+      Value());
+  // y quantized to fp8 is read twice (its amax, its quotients): computing
+  // it again from the kept input costs less than keeping it, in the
+  // accumulate type, as well.
+  if (llvm::any_of(normalize->getUsers(), llvm::IsaPred<norm::AmaxOp>))
+    y.setRecompute(true);
+  map.map(normalize.getResult(), y);
+  return success();
+}
+
+LogicalResult SpecLowering::lower(norm::AmaxOp amax) {
+  Location loc = amax.getLoc();
+  MLIRContext *ctx = b.getContext();
+  Value y = map.lookup(amax.getInput());
+  auto magnitude = [&](ValueRange f) {
+    return Value(math::AbsFOp::create(b, loc, convert(loc, f[0], acc)));
+  };
+  // Per group: a row whose features hold their group's amax.
+  if (auto group = amax.getGroup())
+    map.map(amax.getResult(), withBody<sched::GroupMaxOp>(
+                                  loc, sched::RowType::get(ctx, acc), {y},
+                                  magnitude, b.getI64IntegerAttr(*group)));
+  else
+    map.map(amax.getResult(),
+            withBody<sched::ReduceOp>(loc, acc, {y}, magnitude,
+                                      featureCount(loc, APFloat(1.0)),
+                                      sched::Combine::max));
+  return success();
+}
+
+LogicalResult SpecLowering::lower(norm::QuantizeOp quantize) {
+  Location loc = quantize.getLoc();
+  Value scale = map.lookup(quantize.getScale());
+  Type fp8 = quantize.getType().getElementType();
+  double max = norm::largestFinite(fp8);
+  // Block scales are a row operand; the others a scalar from above.
+  bool perGroup = quantize.getGroup().has_value();
+  SmallVector<Value> inputs = {map.lookup(quantize.getInput())};
+  if (perGroup)
+    inputs.push_back(scale);
+  map.map(quantize.getResult(),
+          withBody<sched::MapOp>(
+              loc, rowTypeOf(quantize.getType()), inputs,
+              [&](ValueRange f) {
+                // Saturation is a clamp (NaN passes it), so the rounding
+                // itself never overflows.
+                Value t = arith::DivFOp::create(b, loc, convert(loc, f[0], acc),
+                                                perGroup ? f[1] : scale);
+                t = arith::MaximumFOp::create(b, loc, t, constant(loc, -max));
+                t = arith::MinimumFOp::create(b, loc, t, constant(loc, max));
+                return Value(arith::TruncFOp::create(b, loc, fp8, t));
+              },
+              Value()));
+  return success();
+}
+
+LogicalResult SpecLowering::lower(norm::FillOp fill) {
+  Location loc = fill.getLoc();
+  map.map(fill.getResult(), constant(loc, fill.getValue().convertToDouble()));
+  return success();
+}
+
+LogicalResult SpecLowering::lower(norm::ConvertOp convert) {
+  Location loc = convert.getLoc();
+  map.map(convert.getResult(),
+          this->convert(loc, map.lookup(convert.getInput()),
+                        convert.getType().getElementType()));
+  return success();
+}
+
+LogicalResult SpecLowering::lower(norm::MapOp op) {
   Location loc = op.getLoc();
   Block &from = op.getBody().front();
   // The counts its body uses are kernel-level scalars.

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "normc/Target/Cuda/CudaEmitter.h"
 #include "CudaSupport.h"
+#include "normc/Dialect/Sched/IR/ScalarOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -727,36 +728,33 @@ void KernelEmitter::print(SumPartialsOp op) {
 LogicalResult KernelEmitter::printScalar(Operation &op) {
   auto operand = [&](unsigned i) { return names[op.getOperand(i)]; };
   std::string expr;
-  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-    Attribute value = constant.getValue();
-    if (auto f = dyn_cast<FloatAttr>(value))
-      expr = literal(f.getType(), f.getValueAsDouble());
-    else if (auto i = dyn_cast<IntegerAttr>(value))
-      expr = std::to_string(i.getInt());
-  } else if (isa<arith::AddFOp, arith::AddIOp>(op)) {
-    expr = operand(0) + " + " + operand(1);
-  } else if (isa<arith::SubFOp, arith::SubIOp>(op)) {
-    expr = operand(0) + " - " + operand(1);
-  } else if (isa<arith::MulFOp>(op)) {
-    expr = operand(0) + " * " + operand(1);
-  } else if (isa<arith::DivFOp>(op)) {
-    expr = operand(0) + " / " + operand(1);
-  } else if (isa<arith::SIToFPOp, arith::TruncFOp, arith::ExtFOp>(op)) {
-    expr = cvt(op.getResult(0).getType(), operand(0));
-  } else if (isa<arith::CmpFOp>(op)) {
-    expr = operand(0) + " == " + operand(1); // the verifier admits oeq only
-  } else if (isa<arith::SelectOp>(op)) {
-    expr = operand(0) + " ? " + operand(1) + " : " + operand(2);
-  } else if (isa<arith::MinimumFOp>(op)) {
-    expr = "normc_minimum(" + operand(0) + ", " + operand(1) + ")";
-  } else if (isa<arith::MaximumFOp>(op)) {
-    expr = "normc_maximum(" + operand(0) + ", " + operand(1) + ")";
-  } else if (isa<math::AbsFOp>(op)) {
-    expr = "normc_abs(" + operand(0) + ")";
-  } else if (isa<math::SqrtOp>(op)) {
-    expr = "normc_sqrt(" + operand(0) + ")";
-  } else if (isa<math::RsqrtOp>(op)) {
-    expr = "normc_rsqrt(" + operand(0) + ")";
+  if (std::optional<ScalarForm> form = getScalarForm(&op)) {
+    switch (form->kind) {
+    case ScalarForm::Kind::Constant: {
+      Attribute value = cast<arith::ConstantOp>(op).getValue();
+      if (auto f = dyn_cast<FloatAttr>(value))
+        expr = literal(f.getType(), f.getValueAsDouble());
+      else if (auto i = dyn_cast<IntegerAttr>(value))
+        expr = std::to_string(i.getInt());
+      break;
+    }
+    case ScalarForm::Kind::Infix:
+      expr = operand(0) + " " + form->spelling.str() + " " + operand(1);
+      break;
+    case ScalarForm::Kind::Call: {
+      std::string args;
+      for (unsigned i = 0; i < op.getNumOperands(); ++i)
+        args += (i ? ", " : "") + operand(i);
+      expr = form->spelling.str() + "(" + args + ")";
+      break;
+    }
+    case ScalarForm::Kind::Convert:
+      expr = cvt(op.getResult(0).getType(), operand(0));
+      break;
+    case ScalarForm::Kind::Select:
+      expr = operand(0) + " ? " + operand(1) + " : " + operand(2);
+      break;
+    }
   } else if (auto count = dyn_cast<FeatureCountOp>(op)) {
     double fraction = count.getFraction().convertToDouble();
     if (auto cols = kernel.getCols())

@@ -19,6 +19,7 @@
 #include "normc/Abi/Program.h"
 #include "normc/Abi/Schedule.h"
 
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -50,8 +51,19 @@ public:
 /// PackError; on failure `dir` is left as it was.
 void writePack(const std::string &dir, const Pack &pack);
 
-/// Reads and checks a pack; errors name the file and line.
+/// Reads and checks a pack; errors name the file and line. The manifest is
+/// data and is checked against the kernels it describes (every number
+/// whole and in range, each kernel's parameter list the one its source
+/// declares, every candidate of a program taking the same arguments); the
+/// sources are code, trusted as a shared library is (docs/hostile-input.md).
 Pack readPack(const std::string &dir);
+
+/// readPack of a manifest's text, the files it names read by
+/// `readPackFile` (which throws PackError); `manifestPath` names it in
+/// errors. What readPack and the manifest fuzzer share.
+Pack parsePack(
+    const std::string &manifestText, const std::string &manifestPath,
+    const std::function<std::string(const std::string &file)> &readPackFile);
 
 } // namespace normc
 

@@ -10,6 +10,7 @@
 #include "normc/Dialect/Sched/IR/SchedOps.h"
 #include "normc/Abi/KernelInfo.h"
 #include "normc/Abi/ReservedNames.h"
+#include "normc/Dialect/Sched/IR/ScalarOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -235,17 +236,6 @@ LogicalResult KernelOp::verify() {
   return success();
 }
 
-/// The arith and math ops the emitter prints.
-static bool isEmittableScalarOp(Operation *op) {
-  return isa<arith::ConstantOp, arith::AddFOp, arith::SubFOp, arith::MulFOp,
-             arith::DivFOp, arith::AddIOp, arith::SubIOp, arith::SIToFPOp,
-             arith::TruncFOp, arith::ExtFOp, arith::MinimumFOp,
-             arith::MaximumFOp, arith::SelectOp, math::SqrtOp, math::RsqrtOp,
-             math::AbsFOp>(op) ||
-         (isa<arith::CmpFOp>(op) &&
-          cast<arith::CmpFOp>(op).getPredicate() == arith::CmpFPredicate::OEQ);
-}
-
 static LogicalResult verifyScalarOp(Operation *op, Type accumulate) {
   for (Type t : op->getResultTypes()) {
     // Only a rounding makes fp8 (to store it); only a comparison, i1.
@@ -384,7 +374,7 @@ LogicalResult KernelOp::verifyRegions() {
                                "kernel's body");
       return WalkResult::advance();
     }
-    if (!isEmittableScalarOp(op))
+    if (!getScalarForm(op))
       return op->emitOpError("cannot be emitted as CUDA");
     return failed(verifyScalarOp(op, acc)) ? WalkResult::interrupt()
                                            : WalkResult::advance();

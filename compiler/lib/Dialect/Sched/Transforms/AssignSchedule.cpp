@@ -1,5 +1,6 @@
 //===- AssignSchedule.cpp - Choose the schedule of each kernel ------------===//
 #include "normc/Dialect/Sched/Transforms/Passes.h"
+#include "normc/Policy/Heuristic.h"
 
 namespace normc::sched {
 #define GEN_PASS_DEF_SCHEDASSIGNSCHEDULE

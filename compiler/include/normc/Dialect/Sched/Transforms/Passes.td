@@ -53,10 +53,20 @@ def SchedLowerToLoops : Pass<"sched-lower-to-loops", "mlir::ModuleOp"> {
       f32), a `sched.warp_sum`, and for rows wider than a warp the
       cross-warp step through `sched.shared_scratch` between two
       `sched.barrier`s;
+    - with the cluster strategy, each reduction's per-block result
+      exchanged through `sched.shared_cluster_slot` (`sched.cluster_write`,
+      `sched.cluster_barrier`, `sched.cluster_sum`), each block of a
+      cluster holding a slice of the row;
+    - each per-group reduction (an fp8 output's block amax,
+      `sched.accumulate_group_max`) in a table of `sched.shared_groups`,
+      cleared (`sched.clear_group`), read back (`sched.read_group`) and
+      stored (`sched.store_group`) between barriers;
     - each reduction across rows (`sched.reduce_rows`) as per-feature sums
-      in a shared-memory region, zeroed before the row loop, added to by
-      `sched.accumulate_row` for every row, and stored after a barrier by
-      `sched.store_partials`, one row of partials per block.
+      that only one thread touches (its registers, or its row group's row
+      of the partials buffer), added to by `sched.accumulate_row` for every
+      row of its row group and stored by `sched.store_partials`: one row of
+      partials per row group of each block, which a later kernel adds in a
+      fixed order.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

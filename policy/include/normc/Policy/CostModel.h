@@ -13,8 +13,8 @@
 // SM works on at once.
 //
 //===----------------------------------------------------------------------===//
-#ifndef NORMC_ABI_COSTMODEL_H
-#define NORMC_ABI_COSTMODEL_H
+#ifndef NORMC_POLICY_COSTMODEL_H
+#define NORMC_POLICY_COSTMODEL_H
 
 #include "normc/Abi/KernelInfo.h"
 #include "normc/Abi/Schedule.h"
@@ -48,4 +48,4 @@ std::vector<Schedule> pruneCandidates(const std::vector<Schedule> &candidates,
 
 } // namespace normc
 
-#endif // NORMC_ABI_COSTMODEL_H
+#endif // NORMC_POLICY_COSTMODEL_H

@@ -1,5 +1,7 @@
 //===- CostModel.cpp - A static estimate of a schedule's speed ------------===//
-#include "normc/Abi/CostModel.h"
+#include "normc/Policy/CostModel.h"
+
+#include "normc/Abi/Number.h"
 
 #include <algorithm>
 #include <numeric>
@@ -42,8 +44,6 @@ constexpr double kNarrowAccessPenalty = 0.1;
 /// Registers a thread uses besides kept rows.
 constexpr int64_t kBaseRegisters = 32;
 constexpr int64_t kMaxThreadsPerSm = 2048, kMaxBlocksPerSm = 32;
-
-int64_t divideCeil(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 } // namespace
 

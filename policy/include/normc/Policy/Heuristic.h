@@ -1,0 +1,41 @@
+//===- Heuristic.h - The schedule used when nothing is tuned --------------===//
+//
+// What the compiler emits by default and what completes a partial schedule
+// (`normc compile --threads-per-row=...`): a rule of thumb that needs no
+// measurement. The tuner starts from it (Candidates.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef NORMC_POLICY_HEURISTIC_H
+#define NORMC_POLICY_HEURISTIC_H
+
+#include "normc/Abi/Schedule.h"
+
+namespace normc {
+
+/// Dynamic shared memory the heuristic lets a block use on `arch`: what
+/// every device of that generation allows once opted in.
+int64_t sharedBudget(int arch);
+
+/// Elements per 128-bit access of the widest buffer; with rows of bytes,
+/// 16 (a 16-byte store) where maxChunkBits allows.
+int64_t defaultVectorWidth(const ScheduleProblem &problem);
+
+/// The schedule used when nothing is tuned: 128-bit accesses, about four
+/// vectors per thread, at least 128 threads a block; the row stays in
+/// registers when d is fixed and that takes at most eight vectors a thread,
+/// else in shared memory when it fits sharedBudget(arch), else (sm_90) in
+/// a cluster of the fewest blocks whose slices fit registers or shared
+/// memory; else it is re-read from global memory. With d at run time: one
+/// row of 256 threads a block, re-read from global memory, which fits any
+/// d (the runtime picks the same schedule with the row in shared memory at
+/// launch where d fits the device).
+Schedule defaultSchedule(const ScheduleProblem &problem);
+
+/// Fills the fields of `options` left at 0 or unset from the heuristic.
+/// When only threads_per_row is given, blocks keep at least 128 threads.
+Schedule completeSchedule(const Schedule &options,
+                          const ScheduleProblem &problem);
+
+} // namespace normc
+
+#endif // NORMC_POLICY_HEURISTIC_H

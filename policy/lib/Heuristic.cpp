@@ -1,0 +1,117 @@
+//===- Heuristic.cpp - The schedule used when nothing is tuned ------------===//
+#include "normc/Policy/Heuristic.h"
+
+#include "RowFit.h"
+
+#include "normc/Abi/Number.h"
+
+#include <algorithm>
+
+using namespace normc;
+using namespace normc::policy;
+
+int64_t normc::sharedBudget(int arch) {
+  if (arch >= 90)
+    return kMaxSharedBytes;
+  if (arch == 80 || arch == 87)
+    return 163 * 1024;
+  return 99 * 1024; // sm_86, sm_89, and any device of at least sm_80
+}
+
+int64_t normc::defaultVectorWidth(const ScheduleProblem &problem) {
+  return std::min<int64_t>(16, maxChunkBits(problem) /
+                                   std::max(8u, problem.widestBits));
+}
+
+bool policy::fewVectors(const Schedule &s, const ScheduleProblem &problem) {
+  return problem.cols && vectorsPerThread(s, *problem.cols) * s.vectorWidth *
+                                 problem.widestBits <=
+                             kDefaultRegisterVectors * kMaxAccessBits;
+}
+
+int64_t policy::threadsFor(int64_t features, int64_t width,
+                           int64_t minThreads) {
+  return std::clamp<int64_t>(
+      powerOf2Ceil(divideCeil(divideCeil(features, width), kVectorsPerThread)),
+      minThreads, kMaxBlockThreads);
+}
+
+namespace {
+/// Where the heuristic keeps a row of `s` (its storage left unset):
+/// registers for at most eight vectors a thread, else shared memory within
+/// the arch's budget; nullopt when neither holds.
+std::optional<RowStorage> keptStorage(Schedule s,
+                                      const ScheduleProblem &problem) {
+  s.rowStorage = RowStorage::Registers;
+  if (fewVectors(s, problem) && checkSchedule(s, &problem).empty())
+    return s.rowStorage;
+  s.rowStorage = RowStorage::Shared;
+  int64_t pitch =
+      divideCeil(featuresPerBlock(s, *problem.cols), s.vectorWidth) *
+      s.vectorWidth;
+  if (s.rowsPerBlock * pitch * problem.keptRowBits() / 8 <=
+          sharedBudget(problem.arch) &&
+      checkSchedule(s, &problem).empty())
+    return s.rowStorage;
+  return std::nullopt;
+}
+} // namespace
+
+Schedule normc::defaultSchedule(const ScheduleProblem &problem) {
+  int64_t width = defaultVectorWidth(problem);
+  // With d at run time, re-read from global memory, which fits every d (the
+  // runtime prefers the same schedule with the row in shared memory where
+  // d fits the device).
+  Schedule s = Schedule::rowGroup(1, 256, width, RowStorage::Global);
+  if (!problem.cols)
+    return s;
+  s.threadsPerRow = threadsFor(*problem.cols, width, 1);
+  s.rowsPerBlock = std::max<int64_t>(1, kMinBlock / s.threadsPerRow);
+  s.rowStorage = keptStorage(s, problem);
+  if (s.rowStorage)
+    return s;
+  // Registers in the smallest cluster that has enough of them, else shared
+  // memory in the smallest one where it fits.
+  if (problem.arch >= 90)
+    for (RowStorage storage : {RowStorage::Registers, RowStorage::Shared})
+      for (int64_t blocks = 2; blocks <= kMaxClusterSize; blocks *= 2) {
+        int64_t threads = threadsFor(divideCeil(*problem.cols, blocks), width,
+                                     /*minThreads=*/32);
+        Schedule c = Schedule::cluster(blocks, threads, width, storage);
+        if (keptStorage(c, problem) == storage)
+          return c;
+      }
+  s.rowStorage = RowStorage::Global;
+  return s;
+}
+
+Schedule normc::completeSchedule(const Schedule &options,
+                                 const ScheduleProblem &problem) {
+  Schedule chosen = defaultSchedule(problem);
+  Schedule s = options;
+  if (options.strategy == Strategy::RowGroup && options.clusterSize <= 1 &&
+      !options.threadsPerRow && !options.rowsPerBlock && !options.vectorWidth &&
+      !options.rowStorage)
+    return chosen; // nothing given: the heuristic's, cluster or not
+  if (s.strategy == Strategy::Cluster) {
+    if (!s.clusterSize)
+      s.clusterSize =
+          chosen.strategy == Strategy::Cluster ? chosen.clusterSize : 2;
+    if (!s.rowsPerBlock)
+      s.rowsPerBlock = 1;
+  } else if (!s.clusterSize) {
+    s.clusterSize = 1;
+  }
+  if (!s.threadsPerRow)
+    s.threadsPerRow = chosen.threadsPerRow;
+  if (!s.rowsPerBlock)
+    s.rowsPerBlock =
+        options.threadsPerRow
+            ? std::max<int64_t>(1, kMinBlock / options.threadsPerRow)
+            : chosen.rowsPerBlock;
+  if (!s.vectorWidth)
+    s.vectorWidth = chosen.vectorWidth;
+  if (!s.rowStorage)
+    s.rowStorage = chosen.rowStorage;
+  return s;
+}
