@@ -74,14 +74,11 @@ std::string normc::toText(const KernelLaunchInfo &info) {
      << " cols=" << (info.cols ? std::to_string(*info.cols) : "runtime")
      << " block=" << info.blockSize << " rows_per_block=" << info.rowsPerBlock
      << " vector_width=" << info.vectorWidth
-     << " launch_order=" << info.launchOrder << " shared=";
-  for (size_t i = 0; i < info.sharedRowElementBytes.size(); ++i)
-    os << (i ? "," : "") << info.sharedRowElementBytes[i];
+     << " launch_order=" << info.launchOrder << " shared=" << info.shared.str();
   if (info.clusterSize > 1)
     os << " cluster=" << info.clusterSize;
   if (info.groupSize)
-    os << " group=" << info.groupSize
-       << " group_table=" << info.groupTableElementBytes;
+    os << " group=" << info.groupSize;
   os << " params=";
   for (size_t i = 0; i < info.params.size(); ++i) {
     const KernelParam &p = info.params[i];
@@ -126,12 +123,11 @@ normc::kernelInfoFromText(const std::string &text) {
       ok = number(value, info.clusterSize);
     } else if (key == "group") {
       ok = number(value, info.groupSize);
-    } else if (key == "group_table") {
-      ok = number(value, info.groupTableElementBytes);
     } else if (key == "shared") {
-      for (const std::string &bytes :
-           value.empty() ? std::vector<std::string>() : split(value, ','))
-        ok &= number(bytes, info.sharedRowElementBytes.emplace_back());
+      std::optional<SharedLayout> layout = SharedLayout::parse(value);
+      ok = layout.has_value();
+      if (layout)
+        info.shared = std::move(*layout);
     } else if (key == "params") {
       for (const std::string &param : split(value, ',')) {
         std::vector<std::string> f = split(param, ':');
@@ -154,19 +150,17 @@ normc::kernelInfoFromText(const std::string &text) {
   }
   // Text from a cache or a pack is checked like any input: nothing out of
   // what a launch allows reaches a launcher.
-  bool elementSizes = std::all_of(
-      info.sharedRowElementBytes.begin(), info.sharedRowElementBytes.end(),
-      [](int64_t b) { return b == 1 || b == 2 || b == 4 || b == 8; });
-  // Groups of 16 to 1024 features (a power of two), with a table of 2-, 4-
-  // or 8-byte elements or none; a Groups buffer needs a group size.
-  bool groups = info.groupSize == 0
-                    ? info.groupTableElementBytes == 0
-                    : info.groupSize >= 16 && info.groupSize <= 1024 &&
-                          (info.groupSize & (info.groupSize - 1)) == 0 &&
-                          (info.groupTableElementBytes == 0 ||
-                           info.groupTableElementBytes == 2 ||
-                           info.groupTableElementBytes == 4 ||
-                           info.groupTableElementBytes == 8);
+  // Every region holds the block's rows; groups of 16 to 1024 features (a
+  // power of two), and a Groups buffer or a region per group needs one.
+  bool regions =
+      std::all_of(info.shared.regions.begin(), info.shared.regions.end(),
+                  [&](const SharedRegion &r) {
+                    return r.rows == info.rowsPerBlock &&
+                           (r.group == 0 || r.group == info.groupSize);
+                  });
+  bool groups =
+      info.groupSize == 0 || (info.groupSize >= 16 && info.groupSize <= 1024 &&
+                              (info.groupSize & (info.groupSize - 1)) == 0);
   if (info.groupSize == 0)
     groups &= std::none_of(info.params.begin(), info.params.end(),
                            [](const KernelParam &p) {
@@ -175,8 +169,8 @@ normc::kernelInfoFromText(const std::string &text) {
   if (!isIdentifier(info.name) || info.blockSize < 1 || info.blockSize > 1024 ||
       info.rowsPerBlock < 1 || info.rowsPerBlock > info.blockSize ||
       info.vectorWidth < 1 || info.vectorWidth > 16 || info.launchOrder < 0 ||
-      (info.cols && (*info.cols < 1 || *info.cols > kMaxCols)) ||
-      !elementSizes || !groups || info.params.empty() ||
+      (info.cols && (*info.cols < 1 || *info.cols > kMaxCols)) || !regions ||
+      !groups || info.params.empty() ||
       // A cluster of 1 to 8 blocks (a power of two), one row a block.
       info.clusterSize < 1 || info.clusterSize > kMaxClusterSize ||
       (info.clusterSize & (info.clusterSize - 1)) ||

@@ -2,6 +2,7 @@
 #include "normc/Abi/Schedule.h"
 
 #include "normc/Abi/Number.h"
+#include "normc/Abi/SharedLayout.h"
 
 #include <algorithm>
 #include <charconv>
@@ -187,11 +188,9 @@ std::string normc::checkSchedule(const Schedule &s,
            str(maxChunkBits(*problem)) + " bits for " +
            str(problem->widestBits) + "-bit elements";
   if (*s.rowStorage == RowStorage::Shared && problem->cols) {
-    // The kept rows; the compiler checks the exact layout.
-    int64_t pitch =
-        divideCeil(featuresPerBlock(s, *problem->cols), s.vectorWidth) *
-        s.vectorWidth;
-    int64_t bytes = s.rowsPerBlock * pitch * problem->keptRowBits() / 8;
+    // The kept rows as one region; the compiler checks the exact layout.
+    int64_t bytes = keptRowRegion(s, problem->cols, problem->keptRowBits() / 8)
+                        .bytes(*problem->cols);
     if (bytes > kMaxSharedBytes)
       return "row_storage = shared needs " + str(bytes) +
              " bytes of shared memory, more than a block can have (" +

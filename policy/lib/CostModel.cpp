@@ -2,6 +2,7 @@
 #include "normc/Policy/CostModel.h"
 
 #include "normc/Abi/Number.h"
+#include "normc/Abi/SharedLayout.h"
 
 #include <algorithm>
 #include <numeric>
@@ -65,9 +66,8 @@ CostEstimate normc::estimateCost(const Schedule &s, const RowTraffic &traffic,
            ? divideCeil(vectors * s.vectorWidth * traffic.widestBytes, 4)
            : 0);
   if (s.rowStorage == RowStorage::Shared)
-    cost.sharedBytesPerBlock = s.rowsPerBlock *
-                               divideCeil(features, s.vectorWidth) *
-                               s.vectorWidth * traffic.widestBytes;
+    cost.sharedBytesPerBlock =
+        keptRowRegion(s, d, traffic.widestBytes).bytes(d);
   int64_t block = s.blockSize();
   cost.blocksPerSm =
       std::min({kMaxBlocksPerSm, kMaxThreadsPerSm / block,

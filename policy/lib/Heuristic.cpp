@@ -4,6 +4,7 @@
 #include "RowFit.h"
 
 #include "normc/Abi/Number.h"
+#include "normc/Abi/SharedLayout.h"
 
 #include <algorithm>
 
@@ -46,11 +47,8 @@ std::optional<RowStorage> keptStorage(Schedule s,
   if (fewVectors(s, problem) && checkSchedule(s, &problem).empty())
     return s.rowStorage;
   s.rowStorage = RowStorage::Shared;
-  int64_t pitch =
-      divideCeil(featuresPerBlock(s, *problem.cols), s.vectorWidth) *
-      s.vectorWidth;
-  if (s.rowsPerBlock * pitch * problem.keptRowBits() / 8 <=
-          sharedBudget(problem.arch) &&
+  if (keptRowRegion(s, problem.cols, problem.keptRowBits() / 8)
+              .bytes(*problem.cols) <= sharedBudget(problem.arch) &&
       checkSchedule(s, &problem).empty())
     return s.rowStorage;
   return std::nullopt;

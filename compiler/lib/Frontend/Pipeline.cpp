@@ -74,6 +74,7 @@ LogicalResult normc::lowerToLoops(ModuleOp module) {
   pm.addPass(sched::createSchedLowerToLoops());
   pm.addPass(createCSEPass());
   pm.addPass(sched::createSchedAsyncCopies());
+  pm.addPass(sched::createSchedAllocateShared());
   return pm.run(module);
 }
 

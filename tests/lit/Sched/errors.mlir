@@ -267,9 +267,9 @@ sched.kernel @shared_limit cols(65536) accumulate(f32) schedule(#sched.schedule<
 
 // The kept row fits (224 KiB), but not with the table of group maxima.
 // expected-error @+1 {{needs 243712 bytes of shared memory at d = 57344, more than a block can have (232448)}}
-sched.kernel @shared_limit_with_groups cols(57344) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 1024, vector_width = 4, row_storage = shared>) {
-  %slots:1 = sched.shared_rows : !sched.kept<f32>
-  %t = sched.shared_groups group(16) : !sched.group_table<f32>
+sched.kernel @shared_limit_with_groups cols(57344) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 1024, vector_width = 4, row_storage = shared>) shared(#sched.shared_layout<[<rows = 1, bytes = 4, vector_width = 4>, <rows = 1, bytes = 4, group = 16>]>) {
+  %slots:1 = sched.shared_rows region(0) : !sched.kept<f32>
+  %t = sched.shared_groups group(16) region(1) : !sched.group_table<f32>
   sched.for_row_groups {
   }
 }
@@ -607,4 +607,59 @@ sched.kernel @async_copy_of_another_type cols(4096) accumulate(f32) schedule(#sc
 sched.kernel @async_wait_outside_the_row_loop cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
   // expected-error @+1 {{expects parent op 'sched.for_row_groups'}}
   sched.async_wait
+}
+
+// -----
+
+// expected-error @+1 {{has the shared layout #sched.shared_layout<[<rows = 1, bytes = 2, vector_width = 4>]>, but its ops need #sched.shared_layout<[<rows = 1, bytes = 4, vector_width = 4>]>}}
+sched.kernel @layout_of_another_type cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) shared(#sched.shared_layout<[<rows = 1, bytes = 2, vector_width = 4>]>) {
+  %k = sched.shared_rows region(0) : !sched.kept<f32>
+  sched.for_row_groups {
+  }
+}
+
+// -----
+
+sched.kernel @region_without_layout cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
+  // expected-error @+1 {{names a region, but the kernel has no shared layout}}
+  %k = sched.shared_rows region(0) : !sched.kept<f32>
+  sched.for_row_groups {
+  }
+}
+
+// -----
+
+sched.kernel @layout_without_region cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) shared(#sched.shared_layout<[<rows = 1, bytes = 4, vector_width = 4>]>) {
+  // expected-error @+1 {{needs its region in the kernel's shared layout; run sched-allocate-shared}}
+  %k = sched.shared_rows : !sched.kept<f32>
+  sched.for_row_groups {
+  }
+}
+
+// -----
+
+sched.kernel @table_over_a_row cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) shared(#sched.shared_layout<[<rows = 1, bytes = 4, vector_width = 4>, <rows = 1, bytes = 4, group = 128>]>) {
+  %k = sched.shared_rows region(0) : !sched.kept<f32>
+  // expected-error @+1 {{must take region 1, after the kept rows; got 0}}
+  %t = sched.shared_groups group(128) region(0) : !sched.group_table<f32>
+  sched.for_row_groups {
+  }
+}
+
+// -----
+
+// expected-error @+1 {{invalid shared layout: a region has 1 to 1024 rows, got 0}}
+sched.kernel @layout_of_no_rows cols(4096) accumulate(f32) shared(#sched.shared_layout<[<rows = 0, bytes = 4, vector_width = 4>]>) {
+}
+
+// -----
+
+// expected-error @+1 {{invalid shared layout: a region per group has groups of a power of two in [16, 1024] features and no vector width, got group 100, vector width 1}}
+sched.kernel @layout_group cols(4096) accumulate(f32) shared(#sched.shared_layout<[<rows = 1, bytes = 4, group = 100>]>) {
+}
+
+// -----
+
+// expected-error @+1 {{unknown region field 'offset'; expected rows, bytes, vector_width, features or group}}
+sched.kernel @layout_field cols(4096) accumulate(f32) shared(#sched.shared_layout<[<rows = 1, offset = 4>]>) {
 }

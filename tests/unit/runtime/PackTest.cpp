@@ -21,7 +21,8 @@ KernelLaunchInfo sampleInfo() {
   info.blockSize = 128;
   info.rowsPerBlock = 1;
   info.vectorWidth = 8;
-  info.sharedRowElementBytes = {2, 4};
+  // Two kept rows: bf16 and f32, each rounded up to whole vectors of 8.
+  info.shared.regions = {{1, 2, 8}, {1, 4, 8}};
   using Kind = KernelParam::Kind;
   info.params = {{Kind::Rows, "x", "bf16", false},
                  {Kind::RowStride, "x_stride", "", false},
@@ -50,9 +51,7 @@ bool sameInfo(const KernelLaunchInfo &a, const KernelLaunchInfo &b) {
       return false;
   return a.name == b.name && a.cols == b.cols && a.blockSize == b.blockSize &&
          a.rowsPerBlock == b.rowsPerBlock && a.vectorWidth == b.vectorWidth &&
-         a.sharedRowElementBytes == b.sharedRowElementBytes &&
-         a.groupSize == b.groupSize &&
-         a.groupTableElementBytes == b.groupTableElementBytes &&
+         a.shared == b.shared && a.groupSize == b.groupSize &&
          a.clusterSize == b.clusterSize;
 }
 
@@ -72,13 +71,14 @@ TEST(KernelInfoText, RoundTrips) {
   ASSERT_TRUE(back);
   EXPECT_TRUE(sameInfo(info, *back)) << toText(*back);
   info.cols.reset();
-  info.sharedRowElementBytes.clear();
+  EXPECT_EQ(back->dynamicSharedBytes(1001), 1008 * 2 + 1008 * 4);
+  info.shared.regions.clear();
   back = kernelInfoFromText(toText(info));
   ASSERT_TRUE(back);
   EXPECT_TRUE(sameInfo(info, *back)) << toText(*back);
   // Block scales: the group size, the table and a Groups buffer.
   info.groupSize = 128;
-  info.groupTableElementBytes = 4;
+  info.shared.regions = {{1, 4, 1, 0, 128}};
   info.params.insert(info.params.begin() + 2,
                      {KernelParam::Kind::Groups, "scale", "f32", true});
   back = kernelInfoFromText(toText(info));
@@ -94,11 +94,11 @@ TEST(KernelInfoText, ClustersRoundTripAndSizeTheLaunch) {
   info.rowsPerBlock = 1;
   info.vectorWidth = 8;
   info.clusterSize = 8;
-  info.sharedRowElementBytes = {2};
+  // A block keeps its slice of the row: 32768 bf16 features.
+  info.shared.regions = {{1, 2, 8, 32768}};
   std::optional<KernelLaunchInfo> back = kernelInfoFromText(toText(info));
   ASSERT_TRUE(back) << toText(info);
   EXPECT_TRUE(sameInfo(info, *back)) << toText(*back);
-  // A block keeps its slice of the row: 32768 bf16 features.
   EXPECT_EQ(back->dynamicSharedBytes(262144), 65536);
   // A cluster per row, and a capped grid stays whole clusters.
   EXPECT_EQ(back->gridFor(5), 40);
@@ -106,6 +106,32 @@ TEST(KernelInfoText, ClustersRoundTripAndSizeTheLaunch) {
   EXPECT_EQ(plan[0].grid, 96);
   plan = planLaunches({*back}, 1000, 262144, 3);
   EXPECT_EQ(plan[0].grid, 8);
+}
+
+TEST(SharedLayout, PlacesRegionsOneAfterAnotherAlignedTo16) {
+  // Three rows of 1001 bf16 features in vectors of 4 (1004, 6024 bytes,
+  // rounded to 6032), then a table of f32 per group of 64 (16 groups).
+  SharedLayout layout;
+  layout.regions = {{3, 2, 4}, {3, 4, 1, 0, 64}};
+  EXPECT_EQ(layout.offset(0, 1001), 0);
+  EXPECT_EQ(layout.offset(1, 1001), 6032);
+  EXPECT_EQ(layout.bytes(1001), 6032 + 3 * 16 * 4);
+  std::optional<SharedLayout> back = SharedLayout::parse(layout.str());
+  ASSERT_TRUE(back) << layout.str();
+  EXPECT_EQ(*back, layout);
+  EXPECT_EQ(layout.str(), "3:2:v4,3:4:g64");
+  // A fixed width (a cluster's slice) ignores d.
+  back = SharedLayout::parse("1:4:v8:f512");
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->bytes(100000), 2048);
+  // No more regions than a kernel can have: hostile text stays bounded.
+  std::string many = "1:8:v1";
+  for (int i = 0; i < 64; ++i)
+    many += ",1:8:v1";
+  EXPECT_FALSE(SharedLayout::parse(many));
+  for (const char *text : {"1:4", "1:4:x4", "1:4:v", "a:4:v4", "1:4:v4:g2",
+                           "1:4:v4:f1:f2", ",1:4:v4", "1:4:g64:f512"})
+    EXPECT_FALSE(SharedLayout::parse(text)) << text;
 }
 
 TEST(KernelInfoText, MalformedIsRejected) {
@@ -129,13 +155,29 @@ TEST(KernelInfoText, MalformedIsRejected) {
         "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
         "launch_order=-1 shared= params=x:rows:f32:r",
         // Groups that are not a power of two in [16, 1024], a table of
-        // 3-byte elements, a Groups buffer without a group size.
-        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 shared= "
-        "group=96 group_table=4 params=x:rows:f32:r",
-        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 shared= "
-        "group=2048 group_table=4 params=x:rows:f32:r",
-        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 shared= "
-        "group=128 group_table=3 params=x:rows:f32:r",
+        // 3-byte elements or of another group size, a Groups buffer without
+        // a group size.
+        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
+        "shared=1:4:g96 group=96 params=x:rows:f32:r",
+        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
+        "shared=1:4:g2048 group=2048 params=x:rows:f32:r",
+        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
+        "shared=1:3:g128 group=128 params=x:rows:f32:r",
+        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
+        "shared=1:4:g64 group=128 params=x:rows:f32:r",
+        // Regions of another row count than the block's, of no bytes, of a
+        // vector width that is no power of two, with a fixed width of 0 or
+        // a trailing comma.
+        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
+        "shared=2:4:v1 params=x:rows:f32:r",
+        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
+        "shared=1:0:v1 params=x:rows:f32:r",
+        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
+        "shared=1:4:v3 params=x:rows:f32:r",
+        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
+        "shared=1:4:v1:f0 params=x:rows:f32:r",
+        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
+        "shared=1:4:v1, params=x:rows:f32:r",
         "name=k cols=1 block=32 rows_per_block=1 vector_width=1 shared= "
         "params=x:rows:f32:r,scale:groups:f32:w",
         // Clusters of 3 or 16 blocks, of two rows a block, for any d.

@@ -9,6 +9,7 @@
 #define NORMC_ABI_KERNELINFO_H
 
 #include "normc/Abi/Schedule.h"
+#include "normc/Abi/SharedLayout.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -60,23 +61,15 @@ struct KernelLaunchInfo {
   int64_t vectorWidth = 0;
   /// Kernels of one module run in increasing launch order on one stream.
   int64_t launchOrder = 0;
-  /// Bytes per element of each row kept in dynamic shared memory.
-  std::vector<int64_t> sharedRowElementBytes;
   /// Features per group of the kernel's per-group values (Groups buffers
   /// and the shared group table), 0 when it has none.
   int64_t groupSize = 0;
-  /// Bytes per element of the table of per-group values in dynamic shared
-  /// memory (a row of it per row group, after the kept rows), 0 for none.
-  int64_t groupTableElementBytes = 0;
+  /// The dynamic shared memory, as sched-allocate-shared placed it.
+  SharedLayout shared;
   /// Blocks of a thread-block cluster (the cluster strategy), which share
   /// each row; 1 for a kernel without clusters. The grid is a multiple.
   int64_t clusterSize = 1;
   std::vector<KernelParam> params;
-
-  /// Groups of a row of d features.
-  int64_t groupsPerRow(int64_t d) const {
-    return groupSize ? (d + groupSize - 1) / groupSize : 0;
-  }
 
   /// gridDim.x that gives every row group its own block (its own cluster);
   /// any smaller multiple of clusterSize is also correct (blocks stride
@@ -86,27 +79,8 @@ struct KernelLaunchInfo {
            clusterSize;
   }
 
-  /// Features of a row one block handles (its cluster slice).
-  int64_t featuresPerBlock(int64_t d) const {
-    return clusterSize > 1
-               ? clusterSlice(d, clusterSize, blockSize, vectorWidth)
-               : d;
-  }
-
-  /// Dynamic shared memory in bytes for hidden size d: one region per kept
-  /// row value, rows_per_block rows of the block's features padded to whole
-  /// vectors, then the group table, rows_per_block rows of
-  /// groupsPerRow(d); each 16-byte aligned.
-  int64_t dynamicSharedBytes(int64_t d) const {
-    int64_t pitch =
-        (featuresPerBlock(d) + vectorWidth - 1) / vectorWidth * vectorWidth;
-    int64_t total = 0;
-    for (int64_t bytes : sharedRowElementBytes)
-      total += (rowsPerBlock * pitch * bytes + 15) / 16 * 16;
-    total += (rowsPerBlock * groupsPerRow(d) * groupTableElementBytes + 15) /
-             16 * 16;
-    return total;
-  }
+  /// Dynamic shared memory in bytes for hidden size d.
+  int64_t dynamicSharedBytes(int64_t d) const { return shared.bytes(d); }
 };
 
 /// One launch of a module's sequence for (rows, d).

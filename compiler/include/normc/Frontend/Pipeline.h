@@ -44,7 +44,8 @@ mlir::LogicalResult lowerToRows(mlir::ModuleOp module);
 mlir::LogicalResult assignSchedules(mlir::ModuleOp module,
                                     const ScheduleOptions &options);
 
-/// sched-lower-to-loops: every scheduled kernel at kernel level.
+/// sched-lower-to-loops, sched-async-copies and sched-allocate-shared: every
+/// scheduled kernel at kernel level, its shared memory placed.
 mlir::LogicalResult lowerToLoops(mlir::ModuleOp module);
 
 /// All three, from whichever level the module is at.

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "normc/Target/Cuda/CudaEmitter.h"
 #include "CudaSupport.h"
+#include "normc/Dialect/Sched/IR/LaunchInfo.h"
 #include "normc/Dialect/Sched/IR/ScalarOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -44,89 +45,7 @@ static std::string typeName(Type t) {
   llvm_unreachable("the verifier admits no other type");
 }
 
-/// The type as KernelParam spells it: MLIR's, with the fp8 formats as specs
-/// spell them.
-static std::string shortTypeName(Type t) {
-  if (isa<Float8E4M3FNType>(t))
-    return "f8e4m3";
-  if (isa<Float8E5M2Type>(t))
-    return "f8e5m2";
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  t.print(os);
-  return s;
-}
-
 static int64_t byteWidth(Type t) { return t.getIntOrFloatBitWidth() / 8; }
-
-//===----------------------------------------------------------------------===//
-// Launch facts, read off the kernel-level IR
-//===----------------------------------------------------------------------===//
-
-FailureOr<KernelLaunchInfo> normc::getLaunchInfo(KernelOp kernel) {
-  if (!kernel.isLowered())
-    return kernel.emitOpError("is not lowered to loops; run "
-                              "sched-lower-to-loops");
-  const Schedule &schedule = kernel.getScheduleAttr().getValue();
-  KernelLaunchInfo info;
-  info.name = kernel.getSymName().str();
-  if (kernel.getCols())
-    info.cols = *kernel.getCols();
-  info.blockSize = schedule.blockSize();
-  info.rowsPerBlock = schedule.rowsPerBlock;
-  info.vectorWidth = schedule.vectorWidth;
-  info.clusterSize = schedule.blocksPerRow();
-  info.launchOrder = kernel.getLaunchOrder();
-  for (auto layout : kernel.getBody().getOps<SharedRowsOp>())
-    for (Type slot : layout.getResultTypes())
-      info.sharedRowElementBytes.push_back(byteWidth(getElementType(slot)));
-  for (auto table : kernel.getBody().getOps<SharedGroupsOp>())
-    info.groupTableElementBytes = byteWidth(getElementType(table.getType()));
-  // One group size a kernel (the verifier says so).
-  kernel.walk([&](Operation *op) {
-    if (std::optional<int64_t> group = getGroupSize(op))
-      info.groupSize = *group;
-  });
-  using Kind = KernelParam::Kind;
-  for (auto buffer : kernel.getBody().getOps<BufferOp>()) {
-    Kind kind = llvm::TypeSwitch<Type, Kind>(buffer.getType())
-                    .Case<RowsType>([](auto) { return Kind::Rows; })
-                    .Case<FeaturesType>([](auto) { return Kind::Features; })
-                    .Case<PartialsType>([](auto) { return Kind::Partials; })
-                    .Case<ScalarType>([](auto) { return Kind::Scalar; })
-                    .Case<GroupsType>([](auto) { return Kind::Groups; })
-                    .Default([](Type) { return Kind::Stats; });
-    // Written when an op declares a write to it.
-    bool written = llvm::any_of(buffer->getUsers(), [&](Operation *user) {
-      return hasEffect<MemoryEffects::Write>(user, buffer.getResult());
-    });
-    info.params.push_back({kind, buffer.getName().str(),
-                           shortTypeName(getElementType(buffer.getType())),
-                           written});
-    if (kind == Kind::Rows)
-      info.params.push_back(
-          {Kind::RowStride, buffer.getName().str() + "_stride", "", false});
-  }
-  info.params.push_back({Kind::RowCount, "rows", "", false});
-  info.params.push_back({Kind::Cols, "cols", "", false});
-  return info;
-}
-
-FailureOr<std::vector<KernelLaunchInfo>>
-normc::getLaunchSequence(ModuleOp module) {
-  std::vector<KernelLaunchInfo> sequence;
-  for (KernelOp kernel : module.getOps<KernelOp>()) {
-    FailureOr<KernelLaunchInfo> info = getLaunchInfo(kernel);
-    if (failed(info))
-      return failure();
-    sequence.push_back(std::move(*info));
-  }
-  // Launch orders are distinct (the verifier says so); names break ties.
-  llvm::sort(sequence, [](const auto &a, const auto &b) {
-    return std::tie(a.launchOrder, a.name) < std::tie(b.launchOrder, b.name);
-  });
-  return sequence;
-}
 
 //===----------------------------------------------------------------------===//
 // Kernel emission
@@ -260,9 +179,6 @@ private:
   llvm::DenseMap<Value, std::string> names;
   /// Accumulator -> the name of its compensation term.
   llvm::DenseMap<Value, std::string> carries;
-  /// Where the dynamic shared memory after the kept rows starts, once
-  /// `shared_rows` is declared.
-  std::optional<std::string> sharedEnd;
 };
 
 } // namespace
@@ -340,40 +256,52 @@ void KernelEmitter::emitPrologue() {
          << ");\n";
 }
 
+/// Where region `index` of the layout starts, as C: 0, or the end of the
+/// region before it (whose row length the emitter has named pitch, or
+/// groups for a region per group).
+static std::string regionOffset(const SharedLayout &layout, size_t index) {
+  if (index == 0)
+    return "0";
+  const SharedRegion &before = layout.regions[index - 1];
+  return llvm::formatv("region_{0} + ({1} * {2} + 15) / 16 * 16", index - 1,
+                       before.rows * before.elementBytes,
+                       before.group ? "groups" : "pitch");
+}
+
 void KernelEmitter::print(SharedRowsOp op) {
+  const SharedLayout &layout = info.shared;
+  int64_t first = *op.getRegion();
   os << "NORMC_DYNAMIC_SHARED(shared_rows);\n";
-  if (clustered())
-    os << "const int pitch = " << featuresPerBlock(schedule, *kernel.getCols())
-       << "; // the slice\n";
+  // The slots' regions share one row length.
+  const SharedRegion &region = layout.regions[first];
+  if (region.features)
+    os << "const int pitch = " << region.features << "; // the slice\n";
   else
-    os << "const int pitch = (d + " << width - 1 << ") / " << width << " * "
-       << width << ";\n";
-  std::string offset = "0";
-  for (auto [index, slot] : llvm::enumerate(op.getResults())) {
-    Type element = getElementType(slot.getType());
+    os << "const int pitch = (d + " << region.vectorWidth - 1 << ") / "
+       << region.vectorWidth << " * " << region.vectorWidth << ";\n";
+  for (auto [slot, value] : llvm::enumerate(op.getResults())) {
+    size_t index = first + slot;
+    Type element = getElementType(value.getType());
     std::string name = fresh('v');
-    os << "const int region_" << index << " = " << offset << ";\n";
+    os << "const int region_" << index << " = " << regionOffset(layout, index)
+       << ";\n";
     os << typeName(element) << " *" << name << " = reinterpret_cast<"
        << typeName(element) << " *>(shared_rows + region_" << index
        << ") + row_in_block * pitch;\n";
-    offset = llvm::formatv("region_{0} + ({1} * pitch + 15) / 16 * 16", index,
-                           schedule.rowsPerBlock * byteWidth(element));
-    names[slot] = name;
+    names[value] = name;
   }
-  sharedEnd = offset;
 }
 
 void KernelEmitter::print(SharedGroupsOp op) {
-  if (!sharedEnd) {
+  int64_t index = *op.getRegion();
+  if (index == 0)
     os << "NORMC_DYNAMIC_SHARED(shared_rows);\n";
-    sharedEnd = "0";
-  }
   Type element = getElementType(op.getType());
   std::string name = fresh('v');
   os << "// A slot per group of this row, after the kept rows.\n";
   os << typeName(element) << " *" << name << " = reinterpret_cast<"
-     << typeName(element) << " *>(shared_rows + " << *sharedEnd
-     << ") + row_in_block * groups;\n";
+     << typeName(element) << " *>(shared_rows + "
+     << regionOffset(info.shared, index) << ") + row_in_block * groups;\n";
   names[op] = name;
 }
 
@@ -829,18 +757,21 @@ void KernelEmitter::emitCpuEntry() {
 LogicalResult KernelEmitter::emit() {
   os << "// kernel " << info.name << ": d = "
      << (info.cols ? std::to_string(*info.cols) + " (fixed)" : "run-time")
-     << ", accumulate " << shortTypeName(acc) << ", launch order "
+     << ", accumulate " << getElementTypeName(acc) << ", launch order "
      << info.launchOrder << "\n";
   os << "//   schedule: " << schedule.str() << "\n";
   os << "//   launch: blockDim.x = " << info.blockSize
      << ", any gridDim.x (blocks stride over groups of "
      << schedule.rowsPerBlock << " rows), dynamic shared memory = ";
-  if (info.sharedRowElementBytes.empty() && !info.groupTableElementBytes)
+  const std::vector<SharedRegion> &regions = info.shared.regions;
+  auto rowRegions = llvm::count_if(
+      regions, [](const SharedRegion &r) { return r.group == 0; });
+  if (regions.empty())
     os << "0";
   else
-    os << info.sharedRowElementBytes.size()
+    os << rowRegions
        << " region(s) of rows_per_block * round_up(d, vector_width) elements"
-       << (info.groupTableElementBytes
+       << (size_t(rowRegions) < regions.size()
                ? " and a table of rows_per_block * groups elements"
                : "");
   if (int64_t bytes = info.cols ? info.dynamicSharedBytes(*info.cols) : 0)

@@ -9,21 +9,12 @@
 #ifndef NORMC_TARGET_CUDA_CUDAEMITTER_H
 #define NORMC_TARGET_CUDA_CUDAEMITTER_H
 
-#include "normc/Abi/KernelInfo.h"
 #include "normc/Dialect/Sched/IR/SchedOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace normc {
-
-/// Facts about a scheduled kernel without emitting it.
-mlir::FailureOr<KernelLaunchInfo> getLaunchInfo(sched::KernelOp kernel);
-
-/// The launch facts of every kernel of `module`, in the order the runtime
-/// launches them (increasing launch_order).
-mlir::FailureOr<std::vector<KernelLaunchInfo>>
-getLaunchSequence(mlir::ModuleOp module);
 
 /// Emits every `sched.kernel` in `module`, in launch order; each must be
 /// lowered to loops.

@@ -17,6 +17,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -197,6 +198,79 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 //===----------------------------------------------------------------------===//
+// SharedLayoutAttr
+//===----------------------------------------------------------------------===//
+
+// #sched.shared_layout<[<rows = 2, bytes = 2, vector_width = 8>,
+//                       <rows = 2, bytes = 4, group = 64>]>
+Attribute SharedLayoutAttr::parse(AsmParser &parser, Type) {
+  normc::SharedLayout layout;
+  auto parseRegion = [&]() -> ParseResult {
+    normc::SharedRegion &r = layout.regions.emplace_back();
+    r.vectorWidth = 0;
+    auto parseField = [&]() -> ParseResult {
+      llvm::SMLoc loc = parser.getCurrentLocation();
+      StringRef key;
+      int64_t value;
+      if (parser.parseKeyword(&key) || parser.parseEqual() ||
+          parser.parseInteger(value))
+        return failure();
+      int64_t *field = llvm::StringSwitch<int64_t *>(key)
+                           .Case("rows", &r.rows)
+                           .Case("bytes", &r.elementBytes)
+                           .Case("vector_width", &r.vectorWidth)
+                           .Case("features", &r.features)
+                           .Case("group", &r.group)
+                           .Default(nullptr);
+      if (!field)
+        return parser.emitError(loc, "unknown region field '")
+               << key
+               << "'; expected rows, bytes, vector_width, features or group";
+      *field = value;
+      return success();
+    };
+    if (parser.parseCommaSeparatedList(AsmParser::Delimiter::LessGreater,
+                                       parseField))
+      return failure();
+    if (!r.vectorWidth)
+      r.vectorWidth = 1;
+    return success();
+  };
+  if (parser.parseLess() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     parseRegion) ||
+      parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(parser.getNameLoc()); },
+                    parser.getContext(), layout);
+}
+
+void SharedLayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<[";
+  llvm::interleaveComma(
+      getValue().regions, printer, [&](const normc::SharedRegion &r) {
+        printer << "<rows = " << r.rows << ", bytes = " << r.elementBytes;
+        if (r.group)
+          printer << ", group = " << r.group;
+        else
+          printer << ", vector_width = " << r.vectorWidth;
+        if (r.features)
+          printer << ", features = " << r.features;
+        printer << ">";
+      });
+  printer << "]>";
+}
+
+LogicalResult
+SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         normc::SharedLayout layout) {
+  for (const normc::SharedRegion &region : layout.regions)
+    if (std::string why = region.check(); !why.empty())
+      return emitError() << "invalid shared layout: " << why;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // KernelOp
 //===----------------------------------------------------------------------===//
 
@@ -264,29 +338,83 @@ static LogicalResult verifyScalarOp(Operation *op, Type accumulate) {
   return success();
 }
 
-/// Bytes of dynamic shared memory at d, from the layout ops.
-static int64_t sharedBytes(KernelOp kernel, int64_t d) {
-  const normc::Schedule &schedule = kernel.getScheduleAttr().getValue();
-  normc::KernelLaunchInfo info;
-  info.blockSize = schedule.blockSize();
-  info.rowsPerBlock = schedule.rowsPerBlock;
-  info.vectorWidth = schedule.vectorWidth;
-  info.clusterSize = schedule.blocksPerRow();
+normc::SharedLayout normc::sched::getNeededSharedLayout(KernelOp kernel) {
+  normc::SharedLayout layout;
+  ScheduleAttr schedule = kernel.getScheduleAttr();
+  if (!schedule)
+    return layout;
+  auto bytes = [](Type t) {
+    return int64_t(getElementType(t).getIntOrFloatBitWidth() / 8);
+  };
+  for (auto rows : kernel.getBody().getOps<SharedRowsOp>())
+    for (Type slot : rows.getResultTypes())
+      layout.regions.push_back(normc::keptRowRegion(
+          schedule.getValue(), kernel.getCols(), bytes(slot)));
+  for (auto table : kernel.getBody().getOps<SharedGroupsOp>())
+    layout.regions.push_back(normc::groupRegion(
+        schedule.getValue(), table.getGroup(), bytes(table.getType())));
+  return layout;
+}
+
+int64_t normc::sched::getStaticSharedBytes(KernelOp kernel) {
+  int64_t rows = kernel.getScheduleAttr()
+                     ? kernel.getScheduleAttr().getValue().rowsPerBlock
+                     : 1;
   int64_t total = 0;
-  for (auto layout : kernel.getBody().getOps<SharedRowsOp>())
-    for (Type slot : layout.getResultTypes())
-      info.sharedRowElementBytes.push_back(
-          getElementType(slot).getIntOrFloatBitWidth() / 8);
-  for (auto table : kernel.getBody().getOps<SharedGroupsOp>()) {
-    info.groupSize = table.getGroup();
-    info.groupTableElementBytes =
-        getElementType(table.getType()).getIntOrFloatBitWidth() / 8;
-  }
-  total += info.dynamicSharedBytes(d);
   for (auto scratch : kernel.getBody().getOps<SharedScratchOp>())
-    total += info.rowsPerBlock * scratch.getWarps() *
+    total += rows * scratch.getWarps() *
              getElementType(scratch.getType()).getIntOrFloatBitWidth() / 8;
+  for (auto slot : kernel.getBody().getOps<SharedClusterSlotOp>())
+    total += getElementType(slot.getType()).getIntOrFloatBitWidth() / 8;
   return total;
+}
+
+/// The kernel's shared layout holds exactly the regions its ops need, each
+/// op names its first region, and at d fixed it all fits in a block.
+static LogicalResult verifySharedLayout(KernelOp kernel) {
+  normc::SharedLayout needed = getNeededSharedLayout(kernel);
+  SharedLayoutAttr layout = kernel.getSharedLayoutAttr();
+  // Each op names the region it starts at, `first`, exactly when the kernel
+  // has a layout.
+  auto checkRegion = [&](Operation *op, std::optional<uint64_t> region,
+                         int64_t first, StringRef where) -> LogicalResult {
+    if (region.has_value() != bool(layout))
+      return op->emitOpError(layout ? "needs its region in the kernel's "
+                                      "shared layout; run "
+                                      "sched-allocate-shared"
+                                    : "names a region, but the kernel has "
+                                      "no shared layout");
+    if (layout && int64_t(*region) != first)
+      return op->emitOpError("must take region ")
+             << first << where << "; got " << *region;
+    return success();
+  };
+  int64_t slots = 0;
+  for (auto rows : kernel.getBody().getOps<SharedRowsOp>()) {
+    if (failed(checkRegion(rows, rows.getRegion(), 0, ", the first")))
+      return failure();
+    slots += rows.getNumResults();
+  }
+  for (auto table : kernel.getBody().getOps<SharedGroupsOp>())
+    if (failed(checkRegion(table, table.getRegion(), slots,
+                           ", after the kept rows")))
+      return failure();
+  if (!layout)
+    return success();
+  if (!(layout.getValue() == needed))
+    return kernel.emitOpError("has the shared layout ")
+           << layout << ", but its ops need "
+           << SharedLayoutAttr::get(kernel.getContext(), needed);
+  if (kernel.getCols()) {
+    int64_t bytes = layout.getValue().bytes(*kernel.getCols()) +
+                    getStaticSharedBytes(kernel);
+    if (bytes > normc::kMaxSharedBytes)
+      return kernel.emitOpError("needs ")
+             << bytes << " bytes of shared memory at d = " << *kernel.getCols()
+             << ", more than a block can have (" << normc::kMaxSharedBytes
+             << ")";
+  }
+  return success();
 }
 
 static LogicalResult verifyGroupSize(Operation *op, int64_t group) {
@@ -395,14 +523,8 @@ LogicalResult KernelOp::verifyRegions() {
   if (!getScheduleAttr())
     return emitOpError("is lowered to loops but has no schedule");
   const normc::Schedule &schedule = getScheduleAttr().getValue();
-  if (getCols()) {
-    int64_t bytes = sharedBytes(*this, *getCols());
-    if (bytes > normc::kMaxSharedBytes)
-      return emitOpError("needs ")
-             << bytes << " bytes of shared memory at d = " << *getCols()
-             << ", more than a block can have (" << normc::kMaxSharedBytes
-             << ")";
-  }
+  if (failed(verifySharedLayout(*this)))
+    return failure();
   int64_t words = 0;
   getBody().walk([&](AllocRowOp alloc) {
     words += alloc.getVectors() * schedule.vectorWidth *

@@ -337,8 +337,9 @@ LogicalResult KernelLowering::lower() {
           b.getContext(), getElementType(op->getResult(0).getType())));
     }
   if (!regionOwners.empty()) {
-    auto layout = SharedRowsOp::create(b, kernel.getLoc(), types);
-    for (auto [op, slot] : llvm::zip(regionOwners, layout.getResults()))
+    // sched-allocate-shared gives the slots their regions.
+    auto rows = SharedRowsOp::create(b, kernel.getLoc(), types, IntegerAttr());
+    for (auto [op, slot] : llvm::zip(regionOwners, rows.getResults()))
       sharedSlots[op->getResult(0)] = slot;
   }
   // The table of per-group maxima (one group_max a kernel: the verifier
@@ -351,7 +352,7 @@ LogicalResult KernelLowering::lower() {
       groupTable = SharedGroupsOp::create(
           b, group.getLoc(),
           GroupTableType::get(b.getContext(), kernel.getAccumulate()),
-          group.getGroupAttr());
+          group.getGroupAttr(), IntegerAttr());
     }
   auto loop = ForRowGroupsOp::create(b, kernel.getLoc());
   rowLoop = loop;

@@ -127,4 +127,29 @@ def Sched_ScheduleAttr : AttrDef<Sched_Dialect, "Schedule"> {
   let genVerifyDecl = 1;
 }
 
+def Sched_SharedLayoutAttr : AttrDef<Sched_Dialect, "SharedLayout"> {
+  let mnemonic = "shared_layout";
+  let summary = "Where a kernel keeps values in dynamic shared memory";
+  let description = [{
+    Holds a `normc::SharedLayout` (abi/include/normc/Abi/SharedLayout.h),
+    placed by `sched-allocate-shared`: regions one after another, each
+    starting 16-byte aligned after the one before. A region holds `rows`
+    rows (one per row of the block's row group) of `bytes`-byte elements: the
+    block's features (d, or `features` when fixed: a cluster's slice) padded
+    to whole vectors of `vector_width`, or one element per `group` features.
+
+    ```mlir
+    #sched.shared_layout<[<rows = 2, bytes = 2, vector_width = 8>,
+                          <rows = 2, bytes = 4, group = 64>]>
+    ```
+
+    Region i starts at `sum_{j < i} round_up(rows_j * pitch_j * bytes_j,
+    16)`; the launch needs the sum over all regions. The emitter, the launch
+    facts and the verifier read the offsets and the total from here.
+  }];
+  let parameters = (ins "::normc::SharedLayout":$value);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 #endif // NORMC_SCHED_DIALECT

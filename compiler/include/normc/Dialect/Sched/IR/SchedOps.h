@@ -11,6 +11,7 @@
 #include "llvm/ADT/Hashing.h"
 
 #include "normc/Abi/Schedule.h"
+#include "normc/Abi/SharedLayout.h"
 #include "normc/Dialect/Sched/IR/SchedDialect.h"
 
 namespace normc {
@@ -20,6 +21,14 @@ inline llvm::hash_code hash_value(const Schedule &s) {
                             s.threadsPerRow, s.vectorWidth,
                             s.rowStorage ? static_cast<int>(*s.rowStorage) : -1,
                             s.blocksPerRow());
+}
+/// Lets #sched.shared_layout hold a SharedLayout as its parameter.
+inline llvm::hash_code hash_value(const SharedLayout &layout) {
+  llvm::hash_code code = llvm::hash_value(layout.regions.size());
+  for (const SharedRegion &r : layout.regions)
+    code = llvm::hash_combine(code, r.rows, r.elementBytes, r.vectorWidth,
+                              r.features, r.group);
+  return code;
 }
 } // namespace normc
 
@@ -57,6 +66,15 @@ mlir::Value getKeptRowAccessed(mlir::Operation *op);
 /// The bytes of a chunk of `vectorWidth` elements of a kept row, and
 /// whether sched.async_keep can copy it (cp.async: 4 to 64 bytes).
 int64_t chunkBytes(mlir::Type kept, int64_t vectorWidth);
+
+/// The region of the kernel's shared layout that each slot of its
+/// sched.shared_rows and its sched.shared_groups table need, in that order
+/// (what sched-allocate-shared places and the verifier checks).
+SharedLayout getNeededSharedLayout(KernelOp kernel);
+
+/// Bytes of static shared memory the kernel declares (cross-warp scratch,
+/// the cluster slot).
+int64_t getStaticSharedBytes(KernelOp kernel);
 inline bool isAsyncCopySize(int64_t bytes) { return bytes >= 4 && bytes <= 64; }
 } // namespace normc::sched
 

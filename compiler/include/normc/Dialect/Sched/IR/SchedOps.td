@@ -18,7 +18,8 @@ def Sched_KernelOp : Sched_Op<"kernel", [
     `sched-lower-to-loops` it holds the buffers, the shared-memory layout and
     one `sched.for_row_groups`. `cols` fixes d when present; otherwise d is
     a kernel argument. Arithmetic on rows runs in `accumulate`. The
-    `schedule` is assigned by `sched-assign-schedule`. `launch_order` places
+    `schedule` is assigned by `sched-assign-schedule`, the `shared` layout
+    by `sched-allocate-shared`. `launch_order` places
     the kernel among the module's kernels: the runtime launches them in
     increasing order on one stream.
 
@@ -30,11 +31,13 @@ def Sched_KernelOp : Sched_Op<"kernel", [
                        OptionalAttr<I64Attr>:$cols,
                        TypeAttrOf<Sched_AccumulateFloat>:$accumulate,
                        OptionalAttr<Sched_ScheduleAttr>:$schedule,
+                       OptionalAttr<Sched_SharedLayoutAttr>:$shared_layout,
                        DefaultValuedAttr<I64Attr, "0">:$launch_order);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name (`cols` `(` $cols^ `)`)? `accumulate` `(` $accumulate `)`
-    (`schedule` `(` qualified($schedule)^ `)`)? attr-dict-with-keyword $body
+    (`schedule` `(` qualified($schedule)^ `)`)?
+    (`shared` `(` qualified($shared_layout)^ `)`)? attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
@@ -281,16 +284,17 @@ def Sched_SumPartialsOp : Sched_Op<"sum_partials", [HasParent<"KernelOp">]> {
 
 def Sched_SharedRowsOp : Sched_Op<"shared_rows", [HasParent<"KernelOp">,
     MemoryEffects<[MemAlloc]>]> {
-  let summary = "The dynamic shared-memory layout: one region per kept row";
+  let summary = "Rows kept in dynamic shared memory: a region per slot";
   let description = [{
-    Region i holds rows_per_block rows of the i-th result's element type,
-    each padded to whole vectors (the pitch), and starts 16-byte aligned
-    after region i - 1. The launch needs
-    `sum_i round_up(rows_per_block * pitch * sizeof(T_i), 16)` bytes, which
-    the runtime computes from the element sizes read off this op.
+    Slot i holds rows_per_block rows of its element type, each the block's
+    features padded to whole vectors, in region `region + i` of the
+    kernel's `shared` layout (placed by `sched-allocate-shared`).
   }];
+  let arguments = (ins OptionalAttr<I64Attr>:$region);
   let results = (outs Variadic<Sched_KeptType>:$slots);
-  let assemblyFormat = "attr-dict `:` qualified(type($slots))";
+  let assemblyFormat = [{
+    (`region` `(` $region^ `)`)? attr-dict `:` qualified(type($slots))
+  }];
   let hasVerifier = 1;
 }
 
@@ -309,15 +313,15 @@ def Sched_SharedGroupsOp : Sched_Op<"shared_groups", [HasParent<"KernelOp">,
     MemoryEffects<[MemAlloc]>]> {
   let summary = "Dynamic shared memory for a value per group of each row";
   let description = [{
-    rows_per_block rows of ceil(d / G) elements, after the regions of
-    `sched.shared_rows` (16-byte aligned): the runtime adds
-    `round_up(rows_per_block * ceil(d / G) * sizeof(T), 16)` bytes to the
-    launch. Each row group uses its own row of the table.
+    rows_per_block rows of ceil(d / G) elements in region `region` of the
+    kernel's `shared` layout, after the regions of `sched.shared_rows`.
+    Each row group uses its own row of the table.
   }];
-  let arguments = (ins I64Attr:$group);
+  let arguments = (ins I64Attr:$group, OptionalAttr<I64Attr>:$region);
   let results = (outs Sched_GroupTableType:$result);
   let assemblyFormat = [{
-    `group` `(` $group `)` attr-dict `:` qualified(type($result))
+    `group` `(` $group `)` (`region` `(` $region^ `)`)? attr-dict `:`
+    qualified(type($result))
   }];
   let hasVerifier = 1;
 }

@@ -85,4 +85,18 @@ def SchedAsyncCopies : Pass<"sched-async-copies", "mlir::ModuleOp"> {
   }];
 }
 
+def SchedAllocateShared : Pass<"sched-allocate-shared", "mlir::ModuleOp"> {
+  let summary = "Place every region of dynamic shared memory";
+  let description = [{
+    For each lowered kernel, gives each slot of `sched.shared_rows` and the
+    table of `sched.shared_groups` a region of the kernel's `shared` layout,
+    in that order, and sets the layout (`#sched.shared_layout`): the one
+    place that decides offsets and the total the launch needs. Fails, on the
+    kernel, when d is fixed and the layout and the static shared memory
+    (`sched.shared_scratch`, `sched.shared_cluster_slot`) need more than a
+    block can have. Kernels without dynamic shared memory get no layout.
+    Running it again places the same regions.
+  }];
+}
+
 #endif // NORMC_SCHED_TRANSFORMS_PASSES

@@ -1,0 +1,35 @@
+//===- LaunchInfo.h - Launch facts, read off kernel-level sched IR --------===//
+//
+// What a host needs to launch a kernel (normc::KernelLaunchInfo, plain C++
+// in abi/) comes from the kernel-level IR alone: its schedule, its shared
+// layout (placed by sched-allocate-shared) and its buffers, in order.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NORMC_DIALECT_SCHED_IR_LAUNCHINFO_H
+#define NORMC_DIALECT_SCHED_IR_LAUNCHINFO_H
+
+#include "normc/Abi/KernelInfo.h"
+#include "normc/Dialect/Sched/IR/SchedOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+#include <vector>
+
+namespace normc {
+
+/// The launch facts of a lowered kernel whose shared memory is placed.
+mlir::FailureOr<KernelLaunchInfo> getLaunchInfo(sched::KernelOp kernel);
+
+/// The launch facts of every kernel of `module`, in the order the runtime
+/// launches them (increasing launch_order).
+mlir::FailureOr<std::vector<KernelLaunchInfo>>
+getLaunchSequence(mlir::ModuleOp module);
+
+/// An element type as KernelParam spells it: MLIR's, with the fp8 formats
+/// as specs spell them.
+std::string getElementTypeName(mlir::Type type);
+
+} // namespace normc
+
+#endif // NORMC_DIALECT_SCHED_IR_LAUNCHINFO_H
