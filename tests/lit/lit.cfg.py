@@ -24,4 +24,4 @@ config.substitutions.append(("%specs", os.path.join(config.normc_src_root,
                                                      "specs")))
 config.substitutions.append(("%normc", os.path.join(config.normc_tools_dir,
                                                      "normc")))
-llvm_config.add_tool_substitutions(["normc-opt"], [config.normc_tools_dir])
+llvm_config.add_tool_substitutions(["normc-opt", "normc-translate"], [config.normc_tools_dir])
