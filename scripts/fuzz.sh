@@ -15,13 +15,15 @@ scripts/build-asan.sh
 out="$build/fuzz"
 mkdir -p "$out"
 
-# Seeds: the shipped specs and the spec tests' inputs; the lit tests' IR,
-# one case per file split at `// -----`; .npy files of every dtype.
+# Seeds: the shipped specs, tests/fuzz/seeds and the spec tests' inputs;
+# the lit tests' IR, one case per file split at `// -----`; .npy files of
+# every dtype.
 seed() { # TARGET
   local dir="$out/seeds-$1"
   rm -rf "$dir" && mkdir -p "$dir"
   case $1 in
-  spec) cp specs/*.toml "$dir/"; find tests/lit -name '*.toml' -exec cp {} "$dir/" \; ;;
+  spec) cp specs/*.toml tests/fuzz/seeds/spec/*.toml "$dir/"
+    find tests/lit -name '*.toml' -exec cp {} "$dir/" \; ;;
   mlir)
     find tests/lit -name '*.mlir' | while read -r f; do
       awk -v d="$dir" -v b="$(basename "$f" .mlir)" \
