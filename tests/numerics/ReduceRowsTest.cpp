@@ -1,10 +1,10 @@
 //===- ReduceRowsTest.cpp - Reductions across rows, run on the CPU device -===//
 //
-// The two kernels of tests/lit/Sched/reduce-rows.mlir (per-row-group partial
-// sums of x * dy per feature, then their sum in order): on the CPU device the
-// result matches the float64 sum and is the same bits for every lane order
-// and host thread count, with a ragged last row group and d not a multiple
-// of the vector width.
+// The two kernels of tests/lit/Conversion/sched-to-kern-reduce-rows.mlir
+// (per-row-group partial sums of x * dy per feature, then their sum in order):
+// on the CPU device the result matches the float64 sum and is the same bits for
+// every lane order and host thread count, with a ragged last row group and d
+// not a multiple of the vector width.
 //
 //===----------------------------------------------------------------------===//
 #include "NumericsUtil.h"
@@ -58,7 +58,8 @@ std::vector<double> run(const EmittedModule &c, const cpu::CpuModule &module,
 TEST(ReduceRows, PartialsThenTheirSumAreExactAndDeterministic) {
   std::string errors;
   std::optional<EmittedModule> emitted = emitIRFile(
-      std::string(NORMC_LIT_DIR) + "/Sched/reduce-rows.mlir", errors);
+      std::string(NORMC_LIT_DIR) + "/Conversion/sched-to-kern-reduce-rows.mlir",
+      errors);
   ASSERT_TRUE(emitted) << errors;
   const EmittedModule &c = *emitted;
   ASSERT_EQ(c.kernels.size(), 2u);

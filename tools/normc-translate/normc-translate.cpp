@@ -1,9 +1,9 @@
-//===- normc-translate.cpp - Kernel-level sched IR to CUDA C++ ------------===//
+//===- normc-translate.cpp - kern IR to CUDA C++ --------------------------===//
 //
 // mlir-translate's shape for the one translation normc has, so the
 // emitter's diagnostics are tested as the verifiers' are: with
 // -verify-diagnostics and -split-input-file. No pass runs: the input is
-// kernel-level IR as sched-allocate-shared leaves it. The input is read
+// kern IR as kern-allocate-shared leaves it. The input is read
 // through readBoundedMlir, as normc-opt reads it.
 //
 //===----------------------------------------------------------------------===//

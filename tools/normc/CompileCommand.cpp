@@ -116,8 +116,9 @@ static int compile(const CompileJob &job) {
     return kExitError;
   IRLevel level = getIRLevel(*module);
   if (level == IRLevel::Empty) {
-    llvm::errs() << job.input
-                 << ": error: holds no norm.spec or sched.kernel\n";
+    llvm::errs()
+        << job.input
+        << ": error: holds no norm.spec, sched.kernel or kern.kernel\n";
     return kExitError;
   }
 
@@ -136,7 +137,7 @@ static int compile(const CompileJob &job) {
     if (level == IRLevel::Kernel) {
       llvm::errs() << job.input
                    << ": error: --emit=sched needs a spec or row-level IR; "
-                      "this IR is already lowered to loops\n";
+                      "this IR is already at the kernel level\n";
       return kExitError;
     }
     if ((level == IRLevel::Spec && failed(lowerToRows(*module))) ||

@@ -1,6 +1,7 @@
 //===- Pipeline.cpp - The normc compilation pipeline ----------------------===//
 #include "normc/Frontend/Pipeline.h"
 #include "normc/Conversion/Passes.h"
+#include "normc/Dialect/Kern/Transforms/Passes.h"
 #include "normc/Dialect/Norm/IR/NormOps.h"
 #include "normc/Dialect/Norm/Transforms/Passes.h"
 #include "normc/Dialect/Sched/Transforms/Passes.h"
@@ -13,21 +14,24 @@
 using namespace mlir;
 
 void normc::registerNormcDialects(DialectRegistry &registry) {
-  registry.insert<norm::NormDialect, sched::SchedDialect, arith::ArithDialect,
-                  math::MathDialect>();
+  registry.insert<norm::NormDialect, sched::SchedDialect, kern::KernDialect,
+                  arith::ArithDialect, math::MathDialect>();
 }
 
 void normc::registerNormcPasses() {
   norm::registerNormcNormPasses();
   registerNormcConversionPasses();
   sched::registerNormcSchedPasses();
+  kern::registerNormcKernPasses();
 }
 
 normc::IRLevel normc::getIRLevel(ModuleOp module) {
   if (!module.getOps<norm::SpecOp>().empty())
     return IRLevel::Spec;
-  for (sched::KernelOp kernel : module.getOps<sched::KernelOp>())
-    return kernel.isLowered() ? IRLevel::Kernel : IRLevel::Rows;
+  if (!module.getOps<sched::KernelOp>().empty())
+    return IRLevel::Rows;
+  if (!module.getOps<kern::KernelOp>().empty())
+    return IRLevel::Kernel;
   return IRLevel::Empty;
 }
 
@@ -51,30 +55,28 @@ LogicalResult normc::lowerToRows(ModuleOp module) {
 
 LogicalResult normc::assignSchedules(ModuleOp module,
                                      const ScheduleOptions &options) {
-  PassManager pm(module.getContext());
-  sched::SchedAssignScheduleOptions assign;
-  assign.rowsPerBlock = options.rowsPerBlock;
-  assign.threadsPerRow = options.threadsPerRow;
-  assign.vectorWidth = options.vectorWidth;
-  assign.rowStorage =
-      options.rowStorage ? std::string(toString(*options.rowStorage)) : "";
-  bool cluster = options.strategy == Strategy::Cluster;
-  assign.strategy = cluster ? std::string(toString(options.strategy)) : "";
-  assign.clusterSize = cluster ? options.clusterSize : 0;
-  assign.arch = options.arch;
   // Options given on the command line win over a schedule already in IR.
-  assign.overwrite = options.rowsPerBlock || options.threadsPerRow ||
-                     options.vectorWidth || options.rowStorage || cluster;
-  pm.addPass(sched::createSchedAssignSchedule(assign));
-  return pm.run(module);
+  bool overwrite = options.rowsPerBlock || options.threadsPerRow ||
+                   options.vectorWidth || options.rowStorage ||
+                   options.strategy == Strategy::Cluster;
+  // A kernel-level kernel is built for its schedule.
+  if (overwrite)
+    for (auto kernel : module.getOps<kern::KernelOp>())
+      return kernel.emitOpError("is at the kernel level; its schedule cannot "
+                                "change");
+  // A request's cluster size means something only with the cluster strategy.
+  Schedule request = options;
+  if (options.strategy != Strategy::Cluster)
+    request.clusterSize = 0;
+  return sched::assignSchedules(module, request, options.arch, overwrite);
 }
 
 LogicalResult normc::lowerToLoops(ModuleOp module) {
   PassManager pm(module.getContext());
-  pm.addPass(sched::createSchedLowerToLoops());
+  pm.addPass(createConvertSchedToKern());
   pm.addPass(createCSEPass());
-  pm.addPass(sched::createSchedAsyncCopies());
-  pm.addPass(sched::createSchedAllocateShared());
+  pm.addPass(kern::createKernAsyncCopies());
+  pm.addPass(kern::createKernAllocateShared());
   return pm.run(module);
 }
 

@@ -1,6 +1,6 @@
 //===- SpecCompiler.cpp - From a spec to CUDA source ----------------------===//
 #include "normc/Frontend/SpecCompiler.h"
-#include "normc/Dialect/Sched/IR/LaunchInfo.h"
+#include "normc/Dialect/Kern/IR/LaunchInfo.h"
 #include "normc/Dialect/Sched/IR/SchedOps.h"
 #include "normc/Frontend/BoundedInput.h"
 #include "normc/Frontend/SpecToNorm.h"

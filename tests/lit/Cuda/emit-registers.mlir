@@ -6,19 +6,19 @@
 // CHECK:   const int d = 4096; // fixed at compile time
 // CHECK:   const int lane_in_row = threadIdx.x % 128;
 // CHECK:   const bool gamma_vec = normc_aligned(gamma, 16);
-// sched.shared_scratch warps(4):
+// kern.shared_scratch warps(4):
 // CHECK:   NORMC_STATIC_SHARED(float, reduce_scratch, 4);
-// sched.for_row_groups:
+// kern.for_row_groups:
 // CHECK:   for (long long row_group = (long long)blockIdx.x * 1; row_group < rows;
 // CHECK:     const bool x_vec = normc_aligned(x_row, 16);
-// sched.alloc_row vectors(4), then sched.for_chunks unrolled(4) with
-// sched.load_chunk and sched.keep:
+// kern.alloc_row vectors(4), then kern.for_chunks unrolled(4) with
+// kern.load_chunk and kern.keep:
 // CHECK:     alignas(16) __nv_bfloat16 [[ROW:v[0-9]+]][4][8];
 // CHECK:     for (int i = 0; i < 4; ++i) {
 // CHECK:       const int c = (i * 128 + lane_in_row) * 8;
 // CHECK:       normc_load<8>([[CHUNK:c[0-9]+]], x_row, c, limit, x_vec);
 // CHECK:         [[ROW]][i][e] = [[CHUNK]][e];
-// sched.accumulator compensated and sched.accumulate:
+// kern.accumulator compensated and kern.accumulate:
 // CHECK:     const int [[K:s[0-9]+]] = 4096;
 // CHECK:     float [[SUM:a[0-9]+]] = 0.00000000e+00f;
 // CHECK:     float [[SUM]]_carry = 0.00000000e+00f;
@@ -27,7 +27,7 @@
 // CHECK:           const float [[SQ:s[0-9]+]] = [[V]] * [[V]];
 // CHECK:           normc_add_compensated([[SUM]], [[SUM]]_carry, [[SQ]]);
 // CHECK:     const float [[T:s[0-9]+]] = normc_compensated_total([[SUM]], [[SUM]]_carry);
-// sched.warp_sum, sched.scratch_write, sched.barrier, sched.scratch_sum:
+// kern.warp_sum, kern.scratch_write, kern.barrier, kern.scratch_sum:
 // CHECK:     float [[W:s[0-9]+]] = [[T]];
 // CHECK-NEXT:     [[W]] += __shfl_xor_sync(0xffffffffu, [[W]], 16);
 // CHECK-NEXT:     [[W]] += __shfl_xor_sync(0xffffffffu, [[W]], 8);
@@ -47,7 +47,7 @@
 // CHECK-NEXT:     const float [[R:s[0-9]+]] = normc_rsqrt([[T]]);
 // sched.store_stat:
 // CHECK:       rstd[row] = [[R]];
-// sched.map_chunk and sched.store_chunk:
+// kern.map_chunk and kern.store_chunk:
 // CHECK:       normc_load<8>([[G:c[0-9]+]], gamma, c, d, gamma_vec);
 // CHECK:       alignas(16) __nv_bfloat16 [[OUT:c[0-9]+]][8];
 // CHECK:         const float [[H:s[0-9]+]] = NORMC_CVT(float, [[ROW]][i][e]);

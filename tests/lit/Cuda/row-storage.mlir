@@ -3,7 +3,7 @@
 // RUN: sed -e 's/row_storage = shared/row_storage = global/' %s > %t.mlir
 // RUN: %normc compile %t.mlir --emit=cuda | FileCheck %s --check-prefix=GLOBAL
 
-// sched.shared_rows prints the layout: one region per kept row.
+// kern.shared_rows prints the layout: one region per kept row.
 // SHARED: dynamic shared memory = 1 region(s) of rows_per_block * round_up(d, vector_width) elements
 // SHARED: NORMC_DYNAMIC_SHARED(shared_rows);
 // SHARED: const int pitch = (d + 3) / 4 * 4;

@@ -43,66 +43,6 @@ sched.kernel @rms cols(4096) accumulate(f32) schedule(#sched.schedule<row_group,
 }
 
 // -----
-
-// Kernel level: every decision the emitter needs is an op.
-// CHECK-LABEL: sched.kernel @kernel_level cols(256) accumulate(f32)
-// CHECK:         %[[SLOTS:.*]]:2 = sched.shared_rows : !sched.kept<f32>, !sched.kept<bf16>
-// CHECK:         %[[SCRATCH:.*]] = sched.shared_scratch warps(2) : !sched.scratch<f32>
-// CHECK:         sched.for_row_groups {
-// CHECK:           %[[ACC:.*]] = sched.accumulator compensated : !sched.accumulator<f32>
-// CHECK:           sched.for_chunks {
-// CHECK:             %[[C:.*]] = sched.load_chunk %{{.*}} : !sched.rows<f32> -> !sched.chunk<f32>
-// CHECK:             sched.keep %[[C]], %[[SLOTS]]#0 : !sched.chunk<f32>, !sched.kept<f32>
-// CHECK:             %[[R:.*]] = sched.read_kept %[[SLOTS]]#0 : !sched.kept<f32> -> !sched.chunk<f32>
-// CHECK:             sched.accumulate %[[ACC]], %[[R]] count %{{.*}} : !sched.accumulator<f32>, !sched.chunk<f32> {
-// CHECK:           %[[T:.*]] = sched.read_accumulator %[[ACC]] : !sched.accumulator<f32> -> f32
-// CHECK:           %[[W:.*]] = sched.warp_sum %[[T]] lanes(32) : f32
-// CHECK:           sched.scratch_write %[[W]], %[[SCRATCH]] : f32, !sched.scratch<f32>
-// CHECK:           sched.barrier
-// CHECK:           sched.scratch_sum %[[SCRATCH]] : !sched.scratch<f32> -> f32
-// CHECK:           %[[V:.*]] = sched.alloc_row vectors(2) : !sched.kept<f32>
-// CHECK:           sched.for_chunks unrolled(2) {
-// CHECK:             sched.map_chunk
-// CHECK:             sched.store_chunk
-sched.kernel @kernel_level cols(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 2, threads_per_row = 64, vector_width = 2, row_storage = registers>) {
-  %x = sched.buffer "x" : !sched.rows<f32>
-  %y = sched.buffer "y" : !sched.rows<f32>
-  %slots:2 = sched.shared_rows : !sched.kept<f32>, !sched.kept<bf16>
-  %scratch = sched.shared_scratch warps(2) : !sched.scratch<f32>
-  sched.for_row_groups {
-    %k = sched.feature_count fraction 1.0
-    %acc = sched.accumulator compensated : !sched.accumulator<f32>
-    sched.for_chunks {
-      %c = sched.load_chunk %x : !sched.rows<f32> -> !sched.chunk<f32>
-      sched.keep %c, %slots#0 : !sched.chunk<f32>, !sched.kept<f32>
-      %r = sched.read_kept %slots#0 : !sched.kept<f32> -> !sched.chunk<f32>
-      sched.accumulate %acc, %r count %k : !sched.accumulator<f32>, !sched.chunk<f32> {
-      ^bb0(%v: f32):
-        sched.yield %v : f32
-      }
-    }
-    %t = sched.read_accumulator %acc : !sched.accumulator<f32> -> f32
-    %w = sched.warp_sum %t lanes(32) : f32
-    sched.scratch_write %w, %scratch : f32, !sched.scratch<f32>
-    sched.barrier
-    %s = sched.scratch_sum %scratch : !sched.scratch<f32> -> f32
-    sched.barrier
-    %v = sched.alloc_row vectors(2) : !sched.kept<f32>
-    sched.for_chunks unrolled(2) {
-      %c = sched.load_chunk %x : !sched.rows<f32> -> !sched.chunk<f32>
-      %m = sched.map_chunk %c : (!sched.chunk<f32>) -> !sched.chunk<f32> {
-      ^bb0(%e: f32):
-        %p = arith.mulf %e, %s : f32
-        sched.yield %p : f32
-      }
-      sched.keep %m, %v : !sched.chunk<f32>, !sched.kept<f32>
-      sched.store_chunk %m, %y : !sched.chunk<f32>, !sched.rows<f32>
-    }
-  }
-}
-
-// -----
-
 // A kernel whose schedule is not chosen yet, with d at run time, placed
 // second among its module's kernels.
 // CHECK-LABEL: sched.kernel @unscheduled accumulate(f64) attributes {launch_order = 1 : i64} {
@@ -124,7 +64,6 @@ sched.kernel @unscheduled accumulate(f64) attributes {launch_order = 1} {
 }
 
 // -----
-
 // Per-group values: row level, and the kernel level's group table.
 // CHECK-LABEL: sched.kernel @groups cols(256) accumulate(f32)
 // CHECK:         sched.group_max %{{.*}} group(128) : (!sched.row<f32>) -> !sched.row<f32>
@@ -139,57 +78,4 @@ sched.kernel @groups cols(256) accumulate(f32) {
     sched.yield %m : f32
   }
   sched.store_groups %a, %s group(128) : !sched.row<f32>, !sched.groups<f32>
-}
-
-// -----
-
-// CHECK-LABEL: sched.kernel @group_table cols(256) accumulate(f32)
-// CHECK:         %[[T:.*]] = sched.shared_groups group(128) : !sched.group_table<f32>
-// CHECK:         sched.clear_group %[[T]] : !sched.group_table<f32>
-// CHECK:         sched.accumulate_group_max %[[T]], %{{.*}} : !sched.group_table<f32>, !sched.chunk<f32>
-// CHECK:         %[[G:.*]] = sched.read_group %[[T]] : !sched.group_table<f32> -> !sched.chunk<f32>
-// CHECK:         sched.store_group %[[G]], %{{.*}} group(128) : !sched.chunk<f32>, !sched.groups<f32>
-sched.kernel @group_table cols(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) {
-  %x = sched.buffer "x" : !sched.rows<f32>
-  %s = sched.buffer "scale" : !sched.groups<f32>
-  %t = sched.shared_groups group(128) : !sched.group_table<f32>
-  sched.for_row_groups {
-    sched.for_chunks {
-      sched.clear_group %t : !sched.group_table<f32>
-    }
-    sched.barrier
-    sched.for_chunks {
-      %c = sched.load_chunk %x : !sched.rows<f32> -> !sched.chunk<f32>
-      sched.accumulate_group_max %t, %c : !sched.group_table<f32>, !sched.chunk<f32> {
-      ^bb0(%v: f32):
-        %m = math.absf %v : f32
-        sched.yield %m : f32
-      }
-    }
-    sched.barrier
-    sched.for_chunks {
-      %g = sched.read_group %t : !sched.group_table<f32> -> !sched.chunk<f32>
-      sched.store_group %g, %s group(128) : !sched.chunk<f32>, !sched.groups<f32>
-    }
-  }
-}
-
-// -----
-
-// Clusters: the schedule, the slot, its write and sum, the cluster barrier.
-// CHECK-LABEL: sched.kernel @cluster_level cols(65536) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 8, rows_per_block = 1, threads_per_row = 1024, vector_width = 8, row_storage = global>)
-// CHECK:         %[[SLOT:.*]] = sched.shared_cluster_slot : !sched.scratch<f32>
-// CHECK:           sched.cluster_write %{{.*}}, %[[SLOT]] : f32, !sched.scratch<f32>
-// CHECK-NEXT:      sched.cluster_barrier
-// CHECK-NEXT:      %{{.*}} = sched.cluster_sum %[[SLOT]] combine(max) : !sched.scratch<f32> -> f32
-// CHECK-NEXT:      sched.cluster_barrier
-sched.kernel @cluster_level cols(65536) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 8, rows_per_block = 1, threads_per_row = 1024, vector_width = 8, row_storage = global>) {
-  %slot = sched.shared_cluster_slot : !sched.scratch<f32>
-  sched.for_row_groups {
-    %t = arith.constant 1.0 : f32
-    sched.cluster_write %t, %slot : f32, !sched.scratch<f32>
-    sched.cluster_barrier
-    %s = sched.cluster_sum %slot combine(max) : !sched.scratch<f32> -> f32
-    sched.cluster_barrier
-  }
 }

@@ -64,7 +64,7 @@ struct KernelLaunchInfo {
   /// Features per group of the kernel's per-group values (Groups buffers
   /// and the shared group table), 0 when it has none.
   int64_t groupSize = 0;
-  /// The dynamic shared memory, as sched-allocate-shared placed it.
+  /// The dynamic shared memory, as kern-allocate-shared placed it.
   SharedLayout shared;
   /// Blocks of a thread-block cluster (the cluster strategy), which share
   /// each row; 1 for a kernel without clusters. The grid is a multiple.

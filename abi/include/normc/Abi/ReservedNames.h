@@ -24,7 +24,7 @@ bool isCIdentifier(std::string_view name);
 
 /// What a name becomes in the emitted CUDA.
 enum class EmittedName {
-  Kernel,    // a global function: a spec's name, a sched.kernel's symbol
+  Kernel,    // a global function: a spec's name, a kernel's symbol
   Parameter, // a kernel parameter: a sched.buffer's name
 };
 

@@ -1,8 +1,8 @@
 //===- SharedLayout.h - A kernel's dynamic shared memory, as plain data ---===//
 //
 // The one description of where a kernel keeps values in dynamic shared
-// memory. The compiler's sched-allocate-shared pass places every region of a
-// kernel (the #sched.shared_layout attribute holds a SharedLayout); the
+// memory. The compiler's kern-allocate-shared pass places every region of a
+// kernel (the #kern.shared_layout attribute holds a SharedLayout); the
 // emitter prints the offsets, and the launch facts, the verifier, the
 // heuristic and the cost model size the memory, all from this struct and the
 // two functions below. No LLVM needed: packs and caches store it as text.

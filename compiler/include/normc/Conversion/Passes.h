@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "normc/Dialect/Kern/IR/KernDialect.h"
 #include "normc/Dialect/Sched/IR/SchedDialect.h"
 
 namespace normc {

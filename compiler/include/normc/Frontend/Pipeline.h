@@ -44,8 +44,8 @@ mlir::LogicalResult lowerToRows(mlir::ModuleOp module);
 mlir::LogicalResult assignSchedules(mlir::ModuleOp module,
                                     const ScheduleOptions &options);
 
-/// sched-lower-to-loops, sched-async-copies and sched-allocate-shared: every
-/// scheduled kernel at kernel level, its shared memory placed.
+/// convert-sched-to-kern, kern-async-copies and kern-allocate-shared: every
+/// scheduled sched.kernel becomes a kern.kernel, its shared memory placed.
 mlir::LogicalResult lowerToLoops(mlir::ModuleOp module);
 
 /// All three, from whichever level the module is at.

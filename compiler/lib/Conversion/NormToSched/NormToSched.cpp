@@ -148,10 +148,10 @@ LogicalResult SpecLowering::lower() {
   MLIRContext *ctx = spec.getContext();
   b.setInsertionPoint(spec);
   std::optional<int64_t> cols = spec.getCols();
-  auto kernel = sched::KernelOp::create(
-      b, spec.getLoc(), spec.getSymNameAttr(),
-      cols ? b.getI64IntegerAttr(*cols) : IntegerAttr(), TypeAttr::get(acc),
-      sched::ScheduleAttr(), sched::SharedLayoutAttr());
+  auto kernel =
+      sched::KernelOp::create(b, spec.getLoc(), spec.getSymNameAttr(),
+                              cols ? b.getI64IntegerAttr(*cols) : IntegerAttr(),
+                              TypeAttr::get(acc), sched::ScheduleAttr());
   b.setInsertionPointToStart(&kernel.getBody().emplaceBlock());
 
   // Buffers first, in argument order: what is read, then what is written.
@@ -225,8 +225,7 @@ void SpecLowering::buildFinishKernel(sched::KernelOp kernel) {
       b, kernel.getLoc(),
       b.getStringAttr(kernel.getSymName() + normc::kFinishSuffix),
       kernel.getColsAttr(), kernel.getAccumulateAttr(),
-      sched::ScheduleAttr::get(ctx, normc::Schedule::forPartialSums()),
-      sched::SharedLayoutAttr());
+      sched::ScheduleAttr::get(ctx, normc::Schedule::forPartialSums()));
   finish.setLaunchOrder(kernel.getLaunchOrder() + 1);
   b.setInsertionPointToStart(&finish.getBody().emplaceBlock());
   // Buffers in ABI order: what is read, then what is written.

@@ -1,15 +1,15 @@
-//===- CudaEmitter.cpp - Print kernel-level sched IR as CUDA C++ ----------===//
+//===- CudaEmitter.cpp - Print kern IR as CUDA C++ ------------------------===//
 //
 // One print function per op, as in MLIR's TranslateToCpp: every decision
 // (loops, where rows live, reductions, barriers, shared-memory layout) is
-// already in the IR (sched-lower-to-loops); the emitter only spells it. Local
+// already in the IR (convert-sched-to-kern); the emitter only spells it. Local
 // names are c/s/v/a followed by a counter, which the verifiers keep buffer
 // names from colliding with.
 //
 //===----------------------------------------------------------------------===//
 #include "normc/Target/Cuda/CudaEmitter.h"
 #include "CudaSupport.h"
-#include "normc/Dialect/Sched/IR/LaunchInfo.h"
+#include "normc/Dialect/Kern/IR/LaunchInfo.h"
 #include "normc/Dialect/Sched/IR/ScalarOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -23,6 +23,7 @@
 
 using namespace mlir;
 using namespace normc;
+using namespace normc::kern;
 using namespace normc::sched;
 
 static std::string typeName(Type t) {
@@ -55,11 +56,10 @@ namespace {
 
 class KernelEmitter {
 public:
-  KernelEmitter(KernelOp kernel, const KernelLaunchInfo &info,
+  KernelEmitter(kern::KernelOp kernel, const KernelLaunchInfo &info,
                 raw_indented_ostream &os)
-      : kernel(kernel), schedule(kernel.getScheduleAttr().getValue()),
-        info(info), os(os), acc(kernel.getAccumulate()),
-        width(schedule.vectorWidth) {}
+      : kernel(kernel), schedule(kernel.getSchedule().getValue()), info(info),
+        os(os), acc(kernel.getAccumulate()), width(schedule.vectorWidth) {}
 
   LogicalResult emit();
 
@@ -143,7 +143,9 @@ private:
   void print(StoreGroupOp op);
   LogicalResult print(AccumulateRowOp op);
   void print(StorePartialsOp op);
-  void print(SumPartialsOp op);
+  LogicalResult print(ForFeaturesOp op);
+  void print(SumColumnOp op);
+  void print(StoreFeatureOp op);
   void print(SharedClusterSlotOp op);
   void print(ClusterWriteOp op);
   void print(ClusterSumOp op);
@@ -167,7 +169,7 @@ private:
     return clustered() ? "(c - slice_begin)" : "c";
   }
 
-  KernelOp kernel;
+  kern::KernelOp kernel;
   Schedule schedule;
   const KernelLaunchInfo &info;
   raw_indented_ostream &os;
@@ -411,7 +413,7 @@ FailureOr<std::string> KernelEmitter::emitElementBody(Region &body,
   for (Operation &inner : body.front().without_terminator())
     if (failed(printScalar(inner)))
       return failure();
-  return names[cast<YieldOp>(body.front().getTerminator()).getValue()];
+  return names[cast<kern::YieldOp>(body.front().getTerminator()).getValue()];
 }
 
 LogicalResult KernelEmitter::print(MapChunkOp op) {
@@ -628,29 +630,38 @@ void KernelEmitter::print(StorePartialsOp op) {
      << "_row[c + e] = " << names[op.getValue()] << "[e];\n";
 }
 
-void KernelEmitter::print(SumPartialsOp op) {
-  std::string partials = bufferName(op.getPartials());
-  Type element = getElementType(op.getDest().getType());
-  os << "// Every partial row (one per block of the kernel before), in "
-        "order.\n";
+LogicalResult KernelEmitter::print(ForFeaturesOp op) {
   os << "for (int f = blockIdx.x * blockDim.x + threadIdx.x; f < d; f += "
         "gridDim.x * blockDim.x) {\n";
   os.indent();
-  os << typeName(acc) << " t = " << literal(acc, 0.0) << ";\n";
+  if (failed(emitBlock(op.getBody().front())))
+    return failure();
+  close();
+  return success();
+}
+
+void KernelEmitter::print(SumColumnOp op) {
+  std::string partials = bufferName(op.getPartials());
+  std::string t = fresh('s');
+  os << "// Every partial row (one per block of the kernel before), in "
+        "order.\n";
+  os << typeName(acc) << " " << t << " = " << literal(acc, 0.0) << ";\n";
   if (op.getCompensated()) {
-    os << typeName(acc) << " t_carry = " << literal(acc, 0.0) << ";\n";
-    os << "for (long long b = 0; b < rows; ++b)\n";
-    os << "  normc_add_compensated(t, t_carry, " << partials
-       << "[b * d + f]);\n";
-    os << bufferName(op.getDest())
-       << "[f] = " << cvt(element, "normc_compensated_total(t, t_carry)")
+    os << typeName(acc) << " " << t << "_carry = " << literal(acc, 0.0)
        << ";\n";
+    os << "for (long long b = 0; b < rows; ++b)\n";
+    os << "  normc_add_compensated(" << t << ", " << t << "_carry, " << partials
+       << "[b * d + f]);\n";
+    os << t << " = normc_compensated_total(" << t << ", " << t << "_carry);\n";
   } else {
     os << "for (long long b = 0; b < rows; ++b)\n";
-    os << "  t += " << partials << "[b * d + f];\n";
-    os << bufferName(op.getDest()) << "[f] = " << cvt(element, "t") << ";\n";
+    os << "  " << t << " += " << partials << "[b * d + f];\n";
   }
-  close();
+  names[op] = t;
+}
+
+void KernelEmitter::print(StoreFeatureOp op) {
+  os << bufferName(op.getDest()) << "[f] = " << names[op.getValue()] << ";\n";
 }
 
 LogicalResult KernelEmitter::printScalar(Operation &op) {
@@ -713,19 +724,19 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
               os << "normc_async_wait();\n";
             return success();
           })
-      .Case<ForRowGroupsOp, ForChunksOp, MapChunkOp, AccumulateOp,
-            AccumulateRowOp, AccumulateGroupMaxOp>(
+      .Case<ForRowGroupsOp, ForChunksOp, ForFeaturesOp, MapChunkOp,
+            AccumulateOp, AccumulateRowOp, AccumulateGroupMaxOp>(
           [&](auto op) { return print(op); })
       .Case<SharedRowsOp, SharedScratchOp, SharedGroupsOp, AllocRowOp,
             LoadChunkOp, ReadKeptOp, KeepOp, AsyncKeepOp, StoreChunkOp,
             AccumulatorOp, ReadAccumulatorOp, WarpSumOp, ScratchWriteOp,
             ScratchSumOp, LoadStatOp, LoadScalarOp, StoreStatOp,
-            StorePartialsOp, SumPartialsOp, ClearGroupOp, ReadGroupOp,
-            StoreGroupOp, SharedClusterSlotOp, ClusterWriteOp, ClusterSumOp>(
-          [&](auto op) {
-            print(op);
-            return success();
-          })
+            StorePartialsOp, SumColumnOp, StoreFeatureOp, ClearGroupOp,
+            ReadGroupOp, StoreGroupOp, SharedClusterSlotOp, ClusterWriteOp,
+            ClusterSumOp>([&](auto op) {
+        print(op);
+        return success();
+      })
       .Default([&](Operation *op) { return printScalar(*op); });
 }
 
@@ -789,7 +800,7 @@ LogicalResult KernelEmitter::emit() {
 
 LogicalResult normc::emitCuda(ModuleOp module, llvm::raw_ostream &rawOs) {
   raw_indented_ostream os(rawOs);
-  os << "// Generated by normc from the schedule-level IR (sched dialect).\n";
+  os << "// Generated by normc from the kernel-level IR (kern dialect).\n";
   os << "// To change it, edit the IR (normc compile --emit=lowered) and "
         "compile that.\n";
   FailureOr<std::vector<KernelLaunchInfo>> sequence = getLaunchSequence(module);
@@ -803,7 +814,7 @@ LogicalResult normc::emitCuda(ModuleOp module, llvm::raw_ostream &rawOs) {
   for (const KernelLaunchInfo &info : *sequence) {
     os << "\n";
     auto kernel =
-        cast<KernelOp>(SymbolTable::lookupSymbolIn(module, info.name));
+        cast<kern::KernelOp>(SymbolTable::lookupSymbolIn(module, info.name));
     if (failed(KernelEmitter(kernel, info, os).emit()))
       return failure();
   }

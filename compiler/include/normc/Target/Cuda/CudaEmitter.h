@@ -1,6 +1,6 @@
-//===- CudaEmitter.h - Translate sched.kernel ops to CUDA C++ -------------===//
+//===- CudaEmitter.h - Translate kern.kernel ops to CUDA C++ --------------===//
 //
-// The emitter turns each scheduled `sched.kernel` into one readable
+// The emitter turns each `kern.kernel` into one readable
 // `extern "C" __global__` function. The same source compiles with NVRTC for
 // the GPU and, with NORMC_CPU defined, with the host compiler for the CPU
 // device (a trampoline `normc_cpu_entry_<kernel>(void **args)` per kernel).
@@ -9,15 +9,15 @@
 #ifndef NORMC_TARGET_CUDA_CUDAEMITTER_H
 #define NORMC_TARGET_CUDA_CUDAEMITTER_H
 
-#include "normc/Dialect/Sched/IR/SchedOps.h"
+#include "normc/Dialect/Kern/IR/KernOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace normc {
 
-/// Emits every `sched.kernel` in `module`, in launch order; each must be
-/// lowered to loops.
+/// Emits every `kern.kernel` in `module`, in launch order (a module with a
+/// row-level `sched.kernel` left is an error).
 /// Errors are reported as MLIR diagnostics on the offending op.
 mlir::LogicalResult emitCuda(mlir::ModuleOp module, llvm::raw_ostream &os);
 

@@ -10,12 +10,38 @@ namespace normc::sched {
 using namespace mlir;
 using namespace normc::sched;
 
+LogicalResult normc::sched::assignSchedules(ModuleOp module,
+                                            const Schedule &request, int arch,
+                                            bool overwrite) {
+  for (KernelOp kernel : module.getOps<KernelOp>()) {
+    // A kernel that sums partials has its fixed schedule
+    // (Schedule::forPartialSums) from the start.
+    bool sumsPartials = !kernel.getBody().getOps<SumPartialsOp>().empty();
+    if (kernel.getScheduleAttr() && (!overwrite || sumsPartials))
+      continue;
+    normc::ScheduleProblem problem = getScheduleProblem(kernel);
+    problem.arch = arch;
+    normc::Schedule chosen = normc::completeSchedule(request, problem);
+    auto diag = [&] { return kernel.emitOpError(); };
+    ScheduleAttr schedule =
+        ScheduleAttr::getChecked(diag, kernel.getContext(), chosen);
+    if (!schedule)
+      return failure();
+    kernel.setScheduleAttr(schedule);
+    if (failed(kernel.verify()))
+      return failure();
+  }
+  return success();
+}
+
 namespace {
 struct SchedAssignSchedule
     : public normc::sched::impl::SchedAssignScheduleBase<SchedAssignSchedule> {
   using Base::Base;
 
   void runOnOperation() override {
+    // The pass options as a request: what normc-opt spells on its command
+    // line.
     normc::Schedule options;
     options.rowsPerBlock = rowsPerBlock;
     options.threadsPerRow = threadsPerRow;
@@ -38,29 +64,8 @@ struct SchedAssignSchedule
         return signalPassFailure();
       }
     }
-    for (KernelOp kernel : getOperation().getOps<KernelOp>()) {
-      // A kernel that sums partials has its fixed schedule
-      // (Schedule::forPartialSums) from the start.
-      bool sumsPartials = !kernel.getBody().getOps<SumPartialsOp>().empty();
-      if (kernel.getScheduleAttr() && (!overwrite || sumsPartials))
-        continue;
-      if (kernel.isLowered()) {
-        kernel.emitOpError("is already lowered to loops; its schedule cannot "
-                           "change");
-        return signalPassFailure();
-      }
-      normc::ScheduleProblem problem = getScheduleProblem(kernel);
-      problem.arch = arch;
-      normc::Schedule chosen = normc::completeSchedule(options, problem);
-      auto diag = [&] { return kernel.emitOpError(); };
-      ScheduleAttr schedule =
-          ScheduleAttr::getChecked(diag, kernel.getContext(), chosen);
-      if (!schedule)
-        return signalPassFailure();
-      kernel.setScheduleAttr(schedule);
-      if (failed(kernel.verify()))
-        return signalPassFailure();
-    }
+    if (failed(assignSchedules(getOperation(), options, arch, overwrite)))
+      signalPassFailure();
   }
 };
 } // namespace

@@ -1,16 +1,13 @@
 //===- SchedDialect.td - The schedule-level dialect --------*- tablegen -*-===//
 //
-// The `sched` dialect says *how* a normalization runs on a GPU. It has two
-// levels in one dialect:
-//
-// - row level (after convert-norm-to-sched): buffers, whole-row values
-//   (`!sched.row`) computed by generic `sched.map` and `sched.reduce` ops
-//   whose bodies are scalar `arith`/`math`, per-row scalars, stores;
-// - kernel level (after sched-lower-to-loops): the loop over row groups, the
-//   per-thread chunk loops, where each kept row lives (registers or shared
-//   memory), per-thread accumulators, warp shuffles, the cross-warp step and
-//   its barriers, and the shared-memory layout. The CUDA emitter prints this
-//   level op by op and decides nothing.
+// The `sched` dialect is the row level of *how* a normalization runs on a
+// GPU (after convert-norm-to-sched): buffers, whole-row values
+// (`!sched.row`) computed by generic `sched.map` and `sched.reduce` ops
+// whose bodies are scalar `arith`/`math`, per-row scalars, stores, and the
+// schedule a kernel is assigned. Its types, buffers and per-row scalar ops
+// are shared with the kernel level, the `kern` dialect
+// (normc/Dialect/Kern/IR/KernDialect.td), which convert-sched-to-kern
+// produces and the CUDA emitter prints.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NORMC_SCHED_DIALECT
@@ -123,31 +120,6 @@ def Sched_ScheduleAttr : AttrDef<Sched_Dialect, "Schedule"> {
     memory, or are re-read from `global` memory.
   }];
   let parameters = (ins "::normc::Schedule":$value);
-  let hasCustomAssemblyFormat = 1;
-  let genVerifyDecl = 1;
-}
-
-def Sched_SharedLayoutAttr : AttrDef<Sched_Dialect, "SharedLayout"> {
-  let mnemonic = "shared_layout";
-  let summary = "Where a kernel keeps values in dynamic shared memory";
-  let description = [{
-    Holds a `normc::SharedLayout` (abi/include/normc/Abi/SharedLayout.h),
-    placed by `sched-allocate-shared`: regions one after another, each
-    starting 16-byte aligned after the one before. A region holds `rows`
-    rows (one per row of the block's row group) of `bytes`-byte elements: the
-    block's features (d, or `features` when fixed: a cluster's slice) padded
-    to whole vectors of `vector_width`, or one element per `group` features.
-
-    ```mlir
-    #sched.shared_layout<[<rows = 2, bytes = 2, vector_width = 8>,
-                          <rows = 2, bytes = 4, group = 64>]>
-    ```
-
-    Region i starts at `sum_{j < i} round_up(rows_j * pitch_j * bytes_j,
-    16)`; the launch needs the sum over all regions. The emitter, the launch
-    facts and the verifier read the offsets and the total from here.
-  }];
-  let parameters = (ins "::normc::SharedLayout":$value);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }

@@ -11,7 +11,6 @@
 #include "llvm/ADT/Hashing.h"
 
 #include "normc/Abi/Schedule.h"
-#include "normc/Abi/SharedLayout.h"
 #include "normc/Dialect/Sched/IR/SchedDialect.h"
 
 namespace normc {
@@ -22,15 +21,15 @@ inline llvm::hash_code hash_value(const Schedule &s) {
                             s.rowStorage ? static_cast<int>(*s.rowStorage) : -1,
                             s.blocksPerRow());
 }
-/// Lets #sched.shared_layout hold a SharedLayout as its parameter.
-inline llvm::hash_code hash_value(const SharedLayout &layout) {
-  llvm::hash_code code = llvm::hash_value(layout.regions.size());
-  for (const SharedRegion &r : layout.regions)
-    code = llvm::hash_combine(code, r.rows, r.elementBytes, r.vectorWidth,
-                              r.features, r.group);
-  return code;
-}
 } // namespace normc
+
+namespace normc::sched {
+/// See Sched_RowScope in SchedInterfaces.td.
+template <typename ConcreteType>
+class RowScope : public mlir::OpTrait::TraitBase<ConcreteType, RowScope> {};
+} // namespace normc::sched
+
+#include "normc/Dialect/Sched/IR/SchedInterfaces.h.inc"
 
 #include "normc/Dialect/Sched/IR/SchedOpsEnums.h.inc"
 
@@ -51,31 +50,50 @@ mlir::Type getElementType(mlir::Type schedType);
 /// is computed (or loaded) in the pass that reads it.
 bool needsStorage(mlir::Value row);
 
-/// d, the widest row or feature element, and what a row-level kernel keeps
-/// per feature.
+/// d and the widest row or feature element of a kernel of either level.
+ScheduleProblem getBufferProblem(KernelInterface kernel);
+
+/// That and what a row-level kernel keeps per feature: the problem its
+/// schedule is chosen for and checked against.
 ScheduleProblem getScheduleProblem(KernelOp kernel);
+
+/// Checks what both levels' kernels share: the symbol, d, the launch order
+/// among the module's kernels, the buffers' names.
+mlir::LogicalResult verifyKernelHeader(KernelInterface kernel,
+                                       llvm::StringRef symbol,
+                                       int64_t launchOrder);
+
+/// Checks every op of a kernel of either level: scalar ops the emitter can
+/// print in the accumulate type, and one group size.
+mlir::LogicalResult verifyKernelBody(KernelInterface kernel);
 
 /// The features of a group of the op's per-group values, for the ops that
 /// have them (a kernel has one size; its verifier says so).
 std::optional<int64_t> getGroupSize(mlir::Operation *op);
 
-/// The kept row that a read_kept, keep or async_keep accesses; null for
-/// other ops.
-mlir::Value getKeptRowAccessed(mlir::Operation *op);
+/// Checks a group size, on `op`: a power of two in [16, 1024].
+mlir::LogicalResult verifyGroupSize(mlir::Operation *op, int64_t group);
 
-/// The bytes of a chunk of `vectorWidth` elements of a kept row, and
-/// whether sched.async_keep can copy it (cp.async: 4 to 64 bytes).
-int64_t chunkBytes(mlir::Type kept, int64_t vectorWidth);
+/// Checks a map or reduction body on `op`: one argument per operand, of its
+/// element type, ending with the dialect's yield of `yielded`, and using
+/// only scalars from above.
+mlir::LogicalResult verifyBody(mlir::Operation *op, mlir::Region &body,
+                               mlir::TypeRange inputs, mlir::Type yielded);
 
-/// The region of the kernel's shared layout that each slot of its
-/// sched.shared_rows and its sched.shared_groups table need, in that order
-/// (what sched-allocate-shared places and the verifier checks).
-SharedLayout getNeededSharedLayout(KernelOp kernel);
+/// Checks a scalar op of a kernel body: a result type the emitter can
+/// spell, arithmetic in the kernel's `accumulate` type, finite constants.
+mlir::LogicalResult verifyScalarOp(mlir::Operation *op, mlir::Type accumulate);
 
-/// Bytes of static shared memory the kernel declares (cross-warp scratch,
-/// the cluster slot).
-int64_t getStaticSharedBytes(KernelOp kernel);
-inline bool isAsyncCopySize(int64_t bytes) { return bytes >= 4 && bytes <= 64; }
+/// The accumulate type of the kernel (of either level) around `op`.
+mlir::Type getKernelAccumulate(mlir::Operation *op);
+
+/// Checks, on `op`, that `t` is the kernel's accumulate type.
+mlir::LogicalResult verifyAccumulateType(mlir::Operation *op, mlir::Type t);
+
+/// Checks, on `op`, that a value of `value` may be stored into `dest`: the
+/// same element type.
+mlir::LogicalResult verifySameElement(mlir::Operation *op, mlir::Type value,
+                                      mlir::Type dest);
 } // namespace normc::sched
 
 #endif // NORMC_DIALECT_SCHED_IR_SCHEDOPS_H

@@ -13,6 +13,14 @@ namespace normc::sched {
 
 #define GEN_PASS_REGISTRATION
 #include "normc/Dialect/Sched/Transforms/Passes.h.inc"
+
+/// What sched-assign-schedule does, for a request made in C++: every
+/// kernel without a schedule (with `overwrite`, every kernel but those that
+/// sum partials) gets `request` completed by the heuristic for its problem
+/// on SM version `arch` (0: unknown), and is verified.
+mlir::LogicalResult assignSchedules(mlir::ModuleOp module,
+                                    const Schedule &request, int arch,
+                                    bool overwrite);
 } // namespace normc::sched
 
 #endif // NORMC_DIALECT_SCHED_TRANSFORMS_PASSES_H

@@ -1,37 +1,37 @@
-// RUN: normc-opt %s --sched-lower-to-loops --split-input-file | FileCheck %s
+// RUN: normc-opt %s --convert-sched-to-kern --split-input-file | FileCheck %s
 
 // Registers: the row is kept once and read back in each later pass; a
 // reduction is an accumulator, warp shuffles, and across the 4 warps the
 // scratch between two barriers.
-// CHECK-LABEL: sched.kernel @registers cols(4096)
+// CHECK-LABEL: kern.kernel @registers cols(4096)
 // CHECK:         %[[X:.*]] = sched.buffer "x"
 // CHECK:         %[[G:.*]] = sched.buffer "gamma"
 // CHECK:         %[[Y:.*]] = sched.buffer "y"
-// CHECK:         %[[SCRATCH:.*]] = sched.shared_scratch warps(4) : !sched.scratch<f32>
-// CHECK:         sched.for_row_groups {
-// CHECK-NEXT:      %[[ROW:.*]] = sched.alloc_row vectors(4) : !sched.kept<bf16>
-// CHECK-NEXT:      sched.for_chunks unrolled(4) {
-// CHECK-NEXT:        %[[C:.*]] = sched.load_chunk %[[X]] : !sched.rows<bf16> -> !sched.chunk<bf16>
-// CHECK-NEXT:        sched.keep %[[C]], %[[ROW]]
+// CHECK:         %[[SCRATCH:.*]] = kern.shared_scratch warps(4) : !sched.scratch<f32>
+// CHECK:         kern.for_row_groups {
+// CHECK-NEXT:      %[[ROW:.*]] = kern.alloc_row vectors(4) : !sched.kept<bf16>
+// CHECK-NEXT:      kern.for_chunks unrolled(4) {
+// CHECK-NEXT:        %[[C:.*]] = kern.load_chunk %[[X]] : !sched.rows<bf16> -> !sched.chunk<bf16>
+// CHECK-NEXT:        kern.keep %[[C]], %[[ROW]]
 // CHECK-NEXT:      }
 // CHECK-NEXT:      %[[K:.*]] = sched.feature_count
-// CHECK-NEXT:      %[[ACC:.*]] = sched.accumulator compensated : !sched.accumulator<f32>
-// CHECK-NEXT:      sched.for_chunks unrolled(4) {
-// CHECK-NEXT:        %[[R:.*]] = sched.read_kept %[[ROW]]
-// CHECK-NEXT:        sched.accumulate %[[ACC]], %[[R]] count %[[K]]
-// CHECK:           %[[PART:.*]] = sched.read_accumulator %[[ACC]]
-// CHECK-NEXT:      %[[WARP:.*]] = sched.warp_sum %[[PART]] lanes(32) : f32
-// CHECK-NEXT:      sched.scratch_write %[[WARP]], %[[SCRATCH]]
-// CHECK-NEXT:      sched.barrier
-// CHECK-NEXT:      %[[SUM:.*]] = sched.scratch_sum %[[SCRATCH]]
-// CHECK-NEXT:      sched.barrier
+// CHECK-NEXT:      %[[ACC:.*]] = kern.accumulator compensated : !sched.accumulator<f32>
+// CHECK-NEXT:      kern.for_chunks unrolled(4) {
+// CHECK-NEXT:        %[[R:.*]] = kern.read_kept %[[ROW]]
+// CHECK-NEXT:        kern.accumulate %[[ACC]], %[[R]] count %[[K]]
+// CHECK:           %[[PART:.*]] = kern.read_accumulator %[[ACC]]
+// CHECK-NEXT:      %[[WARP:.*]] = kern.warp_sum %[[PART]] lanes(32) : f32
+// CHECK-NEXT:      kern.scratch_write %[[WARP]], %[[SCRATCH]]
+// CHECK-NEXT:      kern.barrier
+// CHECK-NEXT:      %[[SUM:.*]] = kern.scratch_sum %[[SCRATCH]]
+// CHECK-NEXT:      kern.barrier
 // CHECK-NEXT:      %[[RSTD:.*]] = math.rsqrt %[[SUM]] : f32
-// CHECK-NEXT:      sched.for_chunks unrolled(4) {
-// CHECK-NEXT:        %[[R:.*]] = sched.read_kept %[[ROW]]
-// CHECK-NEXT:        %[[GC:.*]] = sched.load_chunk %[[G]] : !sched.features<bf16> -> !sched.chunk<bf16>
-// CHECK-NEXT:        %[[OUT:.*]] = sched.map_chunk %[[R]], %[[GC]]
+// CHECK-NEXT:      kern.for_chunks unrolled(4) {
+// CHECK-NEXT:        %[[R:.*]] = kern.read_kept %[[ROW]]
+// CHECK-NEXT:        %[[GC:.*]] = kern.load_chunk %[[G]] : !sched.features<bf16> -> !sched.chunk<bf16>
+// CHECK-NEXT:        %[[OUT:.*]] = kern.map_chunk %[[R]], %[[GC]]
 // CHECK:               arith.mulf %{{.*}}, %[[RSTD]] : f32
-// CHECK:             sched.store_chunk %[[OUT]], %[[Y]]
+// CHECK:             kern.store_chunk %[[OUT]], %[[Y]]
 // CHECK-NOT:     sched.load_row
 // CHECK-NOT:     sched.map {{.*}}!sched.row
 sched.kernel @registers cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>) {
@@ -64,20 +64,20 @@ sched.kernel @registers cols(4096) accumulate(f32) schedule(#sched.schedule<row_
 // Shared memory: a region of the layout per kept row, strided chunk loops.
 // h = x + r is computed once, kept, stored and read back; x and r, read
 // once, are not kept.
-// CHECK-LABEL: sched.kernel @shared
+// CHECK-LABEL: kern.kernel @shared
 // CHECK:         %[[HOUT:.*]] = sched.buffer "residual_out"
-// CHECK:         %[[SLOT:.*]] = sched.shared_rows : !sched.kept<f32>
-// CHECK:         sched.for_row_groups {
-// CHECK-NEXT:      sched.for_chunks {
-// CHECK-NEXT:        %[[A:.*]] = sched.load_chunk %{{.*}} : !sched.rows<f32>
-// CHECK-NEXT:        %[[B:.*]] = sched.load_chunk %{{.*}} : !sched.rows<f32>
-// CHECK-NEXT:        %[[H:.*]] = sched.map_chunk %[[A]], %[[B]]
-// CHECK:             sched.keep %[[H]], %[[SLOT]]
-// CHECK:           sched.for_chunks {
-// CHECK-NEXT:        %[[H:.*]] = sched.read_kept %[[SLOT]]
-// CHECK-NEXT:        sched.store_chunk %[[H]], %[[HOUT]]
+// CHECK:         %[[SLOT:.*]] = kern.shared_rows : !sched.kept<f32>
+// CHECK:         kern.for_row_groups {
+// CHECK-NEXT:      kern.for_chunks {
+// CHECK-NEXT:        %[[A:.*]] = kern.load_chunk %{{.*}} : !sched.rows<f32>
+// CHECK-NEXT:        %[[B:.*]] = kern.load_chunk %{{.*}} : !sched.rows<f32>
+// CHECK-NEXT:        %[[H:.*]] = kern.map_chunk %[[A]], %[[B]]
+// CHECK:             kern.keep %[[H]], %[[SLOT]]
+// CHECK:           kern.for_chunks {
+// CHECK-NEXT:        %[[H:.*]] = kern.read_kept %[[SLOT]]
+// CHECK-NEXT:        kern.store_chunk %[[H]], %[[HOUT]]
 // A row of 32 threads needs no scratch and no barrier.
-// CHECK-NOT:     sched.barrier
+// CHECK-NOT:     kern.barrier
 sched.kernel @shared accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 4, threads_per_row = 32, vector_width = 4, row_storage = shared>) {
   %x = sched.buffer "x" : !sched.rows<f32>
   %res = sched.buffer "residual" : !sched.rows<f32>
@@ -102,18 +102,18 @@ sched.kernel @shared accumulate(f32) schedule(#sched.schedule<row_group, rows_pe
 
 // Global: nothing is kept. h is recomputed from x and r until it is stored,
 // then every later pass re-reads it from residual_out.
-// CHECK-LABEL: sched.kernel @global
-// CHECK-NOT:     sched.shared_rows
-// CHECK:         sched.for_row_groups {
-// CHECK-NEXT:      sched.for_chunks {
-// CHECK-NEXT:        sched.load_chunk %{{.*}} : !sched.rows<f32>
-// CHECK-NEXT:        sched.load_chunk %{{.*}} : !sched.rows<f32>
-// CHECK-NEXT:        sched.map_chunk
-// CHECK:             sched.store_chunk %{{.*}}, %[[HOUT:.*]] : !sched.chunk<f32>, !sched.rows<f32>
-// CHECK:           sched.for_chunks {
-// CHECK-NEXT:        %[[H:.*]] = sched.load_chunk %[[HOUT]]
-// CHECK-NEXT:        sched.accumulate %{{.*}}, %[[H]]
-// CHECK-NOT:     sched.alloc_row
+// CHECK-LABEL: kern.kernel @global
+// CHECK-NOT:     kern.shared_rows
+// CHECK:         kern.for_row_groups {
+// CHECK-NEXT:      kern.for_chunks {
+// CHECK-NEXT:        kern.load_chunk %{{.*}} : !sched.rows<f32>
+// CHECK-NEXT:        kern.load_chunk %{{.*}} : !sched.rows<f32>
+// CHECK-NEXT:        kern.map_chunk
+// CHECK:             kern.store_chunk %{{.*}}, %[[HOUT:.*]] : !sched.chunk<f32>, !sched.rows<f32>
+// CHECK:           kern.for_chunks {
+// CHECK-NEXT:        %[[H:.*]] = kern.load_chunk %[[HOUT]]
+// CHECK-NEXT:        kern.accumulate %{{.*}}, %[[H]]
+// CHECK-NOT:     kern.alloc_row
 sched.kernel @global accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 4, threads_per_row = 32, vector_width = 4, row_storage = global>) {
   %x = sched.buffer "x" : !sched.rows<f32>
   %res = sched.buffer "residual" : !sched.rows<f32>
@@ -139,16 +139,16 @@ sched.kernel @global accumulate(f32) schedule(#sched.schedule<row_group, rows_pe
 // What a backward pass needs: the reduction of a product of two rows (a
 // per-row dot product of dy and x), here with f64 accumulation, which is not
 // compensated.
-// CHECK-LABEL: sched.kernel @dot
-// CHECK:         %[[ACC:.*]] = sched.accumulator : !sched.accumulator<f64>
-// CHECK-NEXT:    sched.for_chunks {
-// CHECK-NEXT:      %[[X:.*]] = sched.load_chunk %{{.*}} : !sched.rows<bf16>
-// CHECK-NEXT:      %[[DY:.*]] = sched.load_chunk %{{.*}} : !sched.rows<bf16>
-// CHECK-NEXT:      sched.accumulate %[[ACC]], %[[X]], %[[DY]] count %{{.*}} : !sched.accumulator<f64>, !sched.chunk<bf16>, !sched.chunk<bf16> {
+// CHECK-LABEL: kern.kernel @dot
+// CHECK:         %[[ACC:.*]] = kern.accumulator : !sched.accumulator<f64>
+// CHECK-NEXT:    kern.for_chunks {
+// CHECK-NEXT:      %[[X:.*]] = kern.load_chunk %{{.*}} : !sched.rows<bf16>
+// CHECK-NEXT:      %[[DY:.*]] = kern.load_chunk %{{.*}} : !sched.rows<bf16>
+// CHECK-NEXT:      kern.accumulate %[[ACC]], %[[X]], %[[DY]] count %{{.*}} : !sched.accumulator<f64>, !sched.chunk<bf16>, !sched.chunk<bf16> {
 // CHECK-NEXT:      ^bb0(%[[A:.*]]: bf16, %[[B:.*]]: bf16):
 // CHECK:             %[[P:.*]] = arith.mulf %{{.*}}, %{{.*}} : f64
-// CHECK-NEXT:        sched.yield %[[P]] : f64
-// CHECK:         sched.warp_sum %{{.*}} lanes(8) : f64
+// CHECK-NEXT:        kern.yield %[[P]] : f64
+// CHECK:         kern.warp_sum %{{.*}} lanes(8) : f64
 // CHECK:         sched.store_stat
 sched.kernel @dot accumulate(f64) schedule(#sched.schedule<row_group, rows_per_block = 4, threads_per_row = 8, vector_width = 8, row_storage = global>) {
   %x = sched.buffer "x" : !sched.rows<bf16>

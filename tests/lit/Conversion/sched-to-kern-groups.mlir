@@ -1,4 +1,4 @@
-// RUN: normc-opt %s --sched-lower-to-loops | FileCheck %s
+// RUN: normc-opt %s --convert-sched-to-kern | FileCheck %s
 
 // Block scales: a table of a slot per group in dynamic shared memory after
 // the kept rows; per row, once the previous row's readers are done (here
@@ -6,32 +6,32 @@
 // chunk's slot to the chunk's largest |y|, and once every chunk has, the
 // passes that need the group amax read it. The scale is recomputed from
 // the table in the pass that stores it and in the one that divides by it.
-// CHECK-LABEL: sched.kernel @block cols(4096)
-// CHECK:         %[[ROWS:.*]] = sched.shared_rows : !sched.kept<bf16>
-// CHECK-NEXT:    %[[T:.*]] = sched.shared_groups group(128) : !sched.group_table<f32>
-// CHECK:         sched.for_row_groups {
-// CHECK:           sched.scratch_sum
-// CHECK-NEXT:      sched.barrier
-// CHECK-NEXT:      sched.for_chunks {
-// CHECK-NEXT:        sched.clear_group %[[T]]
+// CHECK-LABEL: kern.kernel @block cols(4096)
+// CHECK:         %[[ROWS:.*]] = kern.shared_rows : !sched.kept<bf16>
+// CHECK-NEXT:    %[[T:.*]] = kern.shared_groups group(128) : !sched.group_table<f32>
+// CHECK:         kern.for_row_groups {
+// CHECK:           kern.scratch_sum
+// CHECK-NEXT:      kern.barrier
+// CHECK-NEXT:      kern.for_chunks {
+// CHECK-NEXT:        kern.clear_group %[[T]]
 // CHECK-NEXT:      }
-// CHECK-NEXT:      sched.barrier
-// CHECK-NEXT:      sched.for_chunks {
-// CHECK-NEXT:        %[[R:.*]] = sched.read_kept %[[ROWS]]
-// CHECK-NEXT:        %[[Y:.*]] = sched.map_chunk %[[R]]
-// CHECK:             sched.accumulate_group_max %[[T]], %[[Y]]
+// CHECK-NEXT:      kern.barrier
+// CHECK-NEXT:      kern.for_chunks {
+// CHECK-NEXT:        %[[R:.*]] = kern.read_kept %[[ROWS]]
+// CHECK-NEXT:        %[[Y:.*]] = kern.map_chunk %[[R]]
+// CHECK:             kern.accumulate_group_max %[[T]], %[[Y]]
 // CHECK:               math.absf
-// CHECK:           sched.barrier
-// CHECK-NEXT:      sched.for_chunks {
-// CHECK-NEXT:        %[[A:.*]] = sched.read_group %[[T]] : !sched.group_table<f32> -> !sched.chunk<f32>
-// CHECK-NEXT:        %[[S:.*]] = sched.map_chunk %[[A]]
-// CHECK:             sched.store_group %[[S]], %{{.*}} group(128)
-// CHECK:           sched.for_chunks {
-// CHECK:             %[[A2:.*]] = sched.read_group %[[T]]
-// CHECK-NEXT:        %[[S2:.*]] = sched.map_chunk %[[A2]]
-// CHECK:             %[[Q:.*]] = sched.map_chunk %{{.*}}, %[[S2]]
-// CHECK:             sched.store_chunk %[[Q]]
-// CHECK-NOT:     sched.barrier
+// CHECK:           kern.barrier
+// CHECK-NEXT:      kern.for_chunks {
+// CHECK-NEXT:        %[[A:.*]] = kern.read_group %[[T]] : !sched.group_table<f32> -> !sched.chunk<f32>
+// CHECK-NEXT:        %[[S:.*]] = kern.map_chunk %[[A]]
+// CHECK:             kern.store_group %[[S]], %{{.*}} group(128)
+// CHECK:           kern.for_chunks {
+// CHECK:             %[[A2:.*]] = kern.read_group %[[T]]
+// CHECK-NEXT:        %[[S2:.*]] = kern.map_chunk %[[A2]]
+// CHECK:             %[[Q:.*]] = kern.map_chunk %{{.*}}, %[[S2]]
+// CHECK:             kern.store_chunk %[[Q]]
+// CHECK-NOT:     kern.barrier
 sched.kernel @block cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = shared>) {
   %x = sched.buffer "x" : !sched.rows<bf16>
   %q = sched.buffer "y" : !sched.rows<f8E4M3FN>

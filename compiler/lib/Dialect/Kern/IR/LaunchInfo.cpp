@@ -1,5 +1,5 @@
-//===- LaunchInfo.cpp - Launch facts, read off kernel-level sched IR ------===//
-#include "normc/Dialect/Sched/IR/LaunchInfo.h"
+//===- LaunchInfo.cpp - Launch facts, read off kern IR --------------------===//
+#include "normc/Dialect/Kern/IR/LaunchInfo.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
@@ -9,6 +9,7 @@
 
 using namespace mlir;
 using namespace normc;
+using namespace normc::kern;
 using namespace normc::sched;
 
 std::string normc::getElementTypeName(Type t) {
@@ -22,11 +23,8 @@ std::string normc::getElementTypeName(Type t) {
   return s;
 }
 
-FailureOr<KernelLaunchInfo> normc::getLaunchInfo(KernelOp kernel) {
-  if (!kernel.isLowered())
-    return kernel.emitOpError("is not lowered to loops; run "
-                              "sched-lower-to-loops");
-  const Schedule &schedule = kernel.getScheduleAttr().getValue();
+FailureOr<KernelLaunchInfo> normc::getLaunchInfo(kern::KernelOp kernel) {
+  const Schedule &schedule = kernel.getSchedule().getValue();
   KernelLaunchInfo info;
   info.name = kernel.getSymName().str();
   if (kernel.getCols())
@@ -40,7 +38,7 @@ FailureOr<KernelLaunchInfo> normc::getLaunchInfo(KernelOp kernel) {
     info.shared = layout.getValue();
   else if (!getNeededSharedLayout(kernel).regions.empty())
     return kernel.emitOpError("keeps values in dynamic shared memory that "
-                              "has no layout; run sched-allocate-shared");
+                              "has no layout; run kern-allocate-shared");
   // One group size a kernel (the verifier says so).
   kernel.walk([&](Operation *op) {
     if (std::optional<int64_t> group = getGroupSize(op))
@@ -74,7 +72,10 @@ FailureOr<KernelLaunchInfo> normc::getLaunchInfo(KernelOp kernel) {
 FailureOr<std::vector<KernelLaunchInfo>>
 normc::getLaunchSequence(ModuleOp module) {
   std::vector<KernelLaunchInfo> sequence;
-  for (KernelOp kernel : module.getOps<KernelOp>()) {
+  for (auto rowKernel : module.getOps<sched::KernelOp>())
+    return rowKernel.emitOpError("is a row-level kernel; run "
+                                 "convert-sched-to-kern");
+  for (auto kernel : module.getOps<kern::KernelOp>()) {
     FailureOr<KernelLaunchInfo> info = getLaunchInfo(kernel);
     if (failed(info))
       return failure();

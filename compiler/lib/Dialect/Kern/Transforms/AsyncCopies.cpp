@@ -1,22 +1,23 @@
 //===- AsyncCopies.cpp - Stage rows into shared memory asynchronously -----===//
 //
 // A row staged in shared memory straight from a buffer need not pass
-// through registers: sched.async_keep copies each chunk (cp.async), so a
+// through registers: kern.async_keep copies each chunk (cp.async), so a
 // thread has every copy of its row in flight at once, and one
-// sched.async_wait before the first use of the row lets them land.
+// kern.async_wait before the first use of the row lets them land.
 //
 //===----------------------------------------------------------------------===//
-#include "normc/Dialect/Sched/Transforms/Passes.h"
+#include "normc/Dialect/Kern/Transforms/Passes.h"
 
 #include "llvm/ADT/DenseSet.h"
 
-namespace normc::sched {
-#define GEN_PASS_DEF_SCHEDASYNCCOPIES
-#include "normc/Dialect/Sched/Transforms/Passes.h.inc"
-} // namespace normc::sched
+namespace normc::kern {
+#define GEN_PASS_DEF_KERNASYNCCOPIES
+#include "normc/Dialect/Kern/Transforms/Passes.h.inc"
+} // namespace normc::kern
 
 using namespace mlir;
-using namespace normc::sched;
+using namespace normc::kern;
+using normc::sched::RowsType;
 
 namespace {
 
@@ -80,13 +81,11 @@ void rewriteRowLoop(ForRowGroupsOp loop, int64_t vectorWidth) {
   }
 }
 
-struct SchedAsyncCopies
-    : public normc::sched::impl::SchedAsyncCopiesBase<SchedAsyncCopies> {
+struct AsyncCopies
+    : public normc::kern::impl::KernAsyncCopiesBase<AsyncCopies> {
   void runOnOperation() override {
     for (KernelOp kernel : getOperation().getOps<KernelOp>()) {
-      if (!kernel.isLowered())
-        continue;
-      int64_t vectorWidth = kernel.getScheduleAttr().getValue().vectorWidth;
+      int64_t vectorWidth = kernel.getSchedule().getValue().vectorWidth;
       for (auto loop : kernel.getBody().getOps<ForRowGroupsOp>())
         rewriteRowLoop(loop, vectorWidth);
     }

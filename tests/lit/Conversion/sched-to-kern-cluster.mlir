@@ -1,4 +1,4 @@
-// RUN: normc-opt %s --sched-lower-to-loops | FileCheck %s
+// RUN: normc-opt %s --convert-sched-to-kern | FileCheck %s
 
 // A cluster of 4 blocks per row: each block keeps its slice of the row
 // (here in registers: 8192 features of 1024 threads, one vector each) and
@@ -7,20 +7,20 @@
 // thread adds the 4 slots in rank order, and a second cluster barrier
 // keeps a block from writing its slot again (or ending) while another
 // still reads it.
-// CHECK-LABEL: sched.kernel @cluster cols(32768)
-// CHECK:         %[[SCRATCH:.*]] = sched.shared_scratch warps(32) : !sched.scratch<f32>
-// CHECK-NEXT:    %[[SLOT:.*]] = sched.shared_cluster_slot : !sched.scratch<f32>
-// CHECK-NEXT:    sched.for_row_groups {
-// CHECK-NEXT:      %[[ROW:.*]] = sched.alloc_row vectors(1) : !sched.kept<bf16>
-// CHECK:           %[[SUM:.*]] = sched.scratch_sum %[[SCRATCH]]
-// CHECK-NEXT:      sched.barrier
-// CHECK-NEXT:      sched.cluster_write %[[SUM]], %[[SLOT]] : f32, !sched.scratch<f32>
-// CHECK-NEXT:      sched.cluster_barrier
-// CHECK-NEXT:      %[[TOTAL:.*]] = sched.cluster_sum %[[SLOT]] : !sched.scratch<f32> -> f32
-// CHECK-NEXT:      sched.cluster_barrier
+// CHECK-LABEL: kern.kernel @cluster cols(32768)
+// CHECK:         %[[SCRATCH:.*]] = kern.shared_scratch warps(32) : !sched.scratch<f32>
+// CHECK-NEXT:    %[[SLOT:.*]] = kern.shared_cluster_slot : !sched.scratch<f32>
+// CHECK-NEXT:    kern.for_row_groups {
+// CHECK-NEXT:      %[[ROW:.*]] = kern.alloc_row vectors(1) : !sched.kept<bf16>
+// CHECK:           %[[SUM:.*]] = kern.scratch_sum %[[SCRATCH]]
+// CHECK-NEXT:      kern.barrier
+// CHECK-NEXT:      kern.cluster_write %[[SUM]], %[[SLOT]] : f32, !sched.scratch<f32>
+// CHECK-NEXT:      kern.cluster_barrier
+// CHECK-NEXT:      %[[TOTAL:.*]] = kern.cluster_sum %[[SLOT]] : !sched.scratch<f32> -> f32
+// CHECK-NEXT:      kern.cluster_barrier
 // CHECK-NEXT:      %[[RSTD:.*]] = math.rsqrt %[[TOTAL]] : f32
-// CHECK-NEXT:      sched.for_chunks unrolled(1) {
-// CHECK-NEXT:        sched.read_kept %[[ROW]]
+// CHECK-NEXT:      kern.for_chunks unrolled(1) {
+// CHECK-NEXT:        kern.read_kept %[[ROW]]
 sched.kernel @cluster cols(32768) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 4, rows_per_block = 1, threads_per_row = 1024, vector_width = 8, row_storage = registers>) {
   %x = sched.buffer "x" : !sched.rows<bf16>
   %y = sched.buffer "y" : !sched.rows<bf16>

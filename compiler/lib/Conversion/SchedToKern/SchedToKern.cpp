@@ -1,8 +1,8 @@
-//===- LowerToLoops.cpp - Make a kernel's structure explicit --------------===//
+//===- SchedToKern.cpp - Make a kernel's structure explicit ---------------===//
 //
-// A row-level kernel is a straight-line program over whole rows. This pass
-// decides, from the schedule, everything the CUDA emitter would otherwise
-// decide, and writes it into the IR:
+// A row-level kernel (sched.kernel) is a straight-line program over whole
+// rows. This pass decides, from the schedule, everything the CUDA emitter
+// would otherwise decide, and writes it into a kern.kernel:
 //
 //  - which row values are kept and where (registers, a shared-memory
 //    region, or re-read from global memory);
@@ -18,34 +18,46 @@
 //    atomic maxima, read) and the barriers between them;
 //  - each reduction across rows' per-feature sums, which each thread keeps
 //    for its features over the rows it handles (in registers, or in its row
-//    group's row of the partials), zeroed before the row loop.
+//    group's row of the partials), zeroed before the row loop;
+//  - for a kernel that adds partial sums, which thread adds which feature
+//    and the loop over the partial rows.
 //
 //===----------------------------------------------------------------------===//
-#include "normc/Dialect/Sched/Transforms/Passes.h"
+#include "normc/Conversion/Passes.h"
+#include "normc/Dialect/Kern/IR/KernOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Verifier.h"
 
-namespace normc::sched {
-#define GEN_PASS_DEF_SCHEDLOWERTOLOOPS
-#include "normc/Dialect/Sched/Transforms/Passes.h.inc"
-} // namespace normc::sched
+namespace normc {
+#define GEN_PASS_DEF_CONVERTSCHEDTOKERN
+#include "normc/Conversion/Passes.h.inc"
+} // namespace normc
 
 using namespace mlir;
 using namespace normc::sched;
+using namespace normc::kern;
+namespace sched = normc::sched;
+namespace kern = normc::kern;
 
 namespace {
 
 class KernelLowering {
 public:
-  KernelLowering(KernelOp kernel)
-      : kernel(kernel), schedule(kernel.getScheduleAttr().getValue()),
-        b(kernel.getContext()) {}
+  KernelLowering(sched::KernelOp rowKernel)
+      : rowKernel(rowKernel), schedule(rowKernel.getScheduleAttr().getValue()),
+        b(rowKernel.getContext()) {}
 
+  /// Builds the kern.kernel in place of the row-level kernel and erases it.
   LogicalResult lower();
 
 private:
+  /// The loop over row groups, and the storage it needs before it.
+  LogicalResult lowerRows(ArrayRef<Operation *> program);
+  /// The loop over features of a kernel that adds partial sums.
+  void lowerSumPartials(ArrayRef<Operation *> sums);
+
   /// Opens a pass over this thread's chunks where the builder stands.
   void openChunkLoop(Location loc);
   void closeChunkLoop() {
@@ -71,7 +83,8 @@ private:
   Value crossWarpSum(Location loc, Value perWarp, Combine combine);
   Value crossBlockSum(Location loc, Value perBlock, Combine combine);
 
-  KernelOp kernel;
+  sched::KernelOp rowKernel;
+  kern::KernelOp kernel;
   normc::Schedule schedule;
   OpBuilder b;
   IRMapping scalars; // row-level scalars -> their clones in the loop
@@ -120,7 +133,11 @@ void KernelLowering::cloneBody(Region &body, Operation *into,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(&to);
   for (Operation &op : body.front())
-    b.clone(op, map);
+    if (auto yield = dyn_cast<sched::YieldOp>(op))
+      kern::YieldOp::create(b, yield.getLoc(),
+                            map.lookupOrDefault(yield.getValue()));
+    else
+      b.clone(op, map);
 }
 
 Value KernelLowering::chunk(Value value) {
@@ -252,7 +269,7 @@ void KernelLowering::reduceRows(ReduceRowsOp op) {
     b.setInsertionPointToStart(&zero.getBody().emplaceBlock());
     Value value =
         arith::ConstantOp::create(b, loc, acc, b.getFloatAttr(acc, 0.0));
-    YieldOp::create(b, loc, value);
+    kern::YieldOp::create(b, loc, value);
     b.setInsertionPointAfter(zero);
     if (registers)
       KeepOp::create(b, loc, zero, sums);
@@ -318,13 +335,57 @@ Value KernelLowering::crossWarpSum(Location loc, Value value, Combine combine) {
 }
 
 LogicalResult KernelLowering::lower() {
-  Block &body = kernel.getBody().front();
+  b.setInsertionPoint(rowKernel);
+  kernel = kern::KernelOp::create(
+      b, rowKernel.getLoc(), rowKernel.getSymNameAttr(),
+      rowKernel.getColsAttr(), rowKernel.getAccumulateAttr(),
+      rowKernel.getScheduleAttr(),
+      /*shared_layout=*/nullptr, rowKernel.getLaunchOrderAttr());
+  Block &body = kernel.getBody().emplaceBlock();
+  // The same buffers, in the same order: the kernel's arguments.
   SmallVector<Operation *> program;
-  for (Operation &op : body)
-    if (!isa<BufferOp>(op))
+  for (Operation &op : llvm::make_early_inc_range(rowKernel.getBody().front()))
+    if (isa<BufferOp>(op))
+      op.moveBefore(&body, body.end());
+    else
       program.push_back(&op);
 
   b.setInsertionPointToEnd(&body);
+  LogicalResult lowered = success();
+  // A kernel that sums partials does nothing else (the verifier says so).
+  if (!program.empty() && isa<SumPartialsOp>(program.front()))
+    lowerSumPartials(program);
+  else
+    lowered = lowerRows(program);
+  if (failed(lowered)) {
+    kernel.erase();
+    return failure();
+  }
+  for (Operation *op : llvm::reverse(program)) {
+    op->dropAllUses();
+    op->erase();
+  }
+  rowKernel.erase();
+  return success();
+}
+
+void KernelLowering::lowerSumPartials(ArrayRef<Operation *> sums) {
+  // One pass over the features: each thread adds every sum of its features.
+  auto loop = ForFeaturesOp::create(b, kernel.getLoc());
+  b.setInsertionPointToStart(&loop.getBody().emplaceBlock());
+  for (Operation *op : sums) {
+    auto sum = cast<SumPartialsOp>(op);
+    Location loc = sum.getLoc();
+    Value total = SumColumnOp::create(b, loc, kernel.getAccumulate(),
+                                      sum.getPartials(), sum.getCompensated());
+    Type element = sum.getDest().getType().getElementType();
+    if (element != total.getType())
+      total = arith::TruncFOp::create(b, loc, element, total);
+    StoreFeatureOp::create(b, loc, total, sum.getDest());
+  }
+}
+
+LogicalResult KernelLowering::lowerRows(ArrayRef<Operation *> program) {
   bool global = *schedule.rowStorage == normc::RowStorage::Global;
   // The shared-memory layout: a region per row value kept there.
   SmallVector<Operation *> regionOwners;
@@ -337,7 +398,7 @@ LogicalResult KernelLowering::lower() {
           b.getContext(), getElementType(op->getResult(0).getType())));
     }
   if (!regionOwners.empty()) {
-    // sched-allocate-shared gives the slots their regions.
+    // kern-allocate-shared gives the slots their regions.
     auto rows = SharedRowsOp::create(b, kernel.getLoc(), types, IntegerAttr());
     for (auto [op, slot] : llvm::zip(regionOwners, rows.getResults()))
       sharedSlots[op->getResult(0)] = slot;
@@ -382,7 +443,7 @@ LogicalResult KernelLowering::lower() {
     } else if (op->getNumRegions() == 0) {
       b.clone(*op, scalars); // per-row scalar arithmetic
     } else {
-      return op->emitOpError("cannot be lowered to loops");
+      return op->emitOpError("cannot be lowered to the kern dialect");
     }
   }
 
@@ -396,28 +457,24 @@ LogicalResult KernelLowering::lower() {
     StorePartialsOp::create(b, kernel.getLoc(), chunk, partials);
     closeChunkLoop();
   }
-
-  for (Operation *op : llvm::reverse(program)) {
-    op->dropAllUses();
-    op->erase();
-  }
   return success();
 }
 
 namespace {
-struct SchedLowerToLoops
-    : public normc::sched::impl::SchedLowerToLoopsBase<SchedLowerToLoops> {
+struct ConvertSchedToKern
+    : public normc::impl::ConvertSchedToKernBase<ConvertSchedToKern> {
   void runOnOperation() override {
-    for (KernelOp kernel : getOperation().getOps<KernelOp>()) {
-      if (kernel.isLowered())
-        continue;
-      if (!kernel.getScheduleAttr()) {
-        kernel.emitOpError("has no schedule; run sched-assign-schedule");
+    for (auto rowKernel :
+         llvm::make_early_inc_range(getOperation().getOps<sched::KernelOp>())) {
+      if (!rowKernel.getScheduleAttr()) {
+        rowKernel.emitOpError("has no schedule; run sched-assign-schedule");
         return signalPassFailure();
       }
-      if (failed(KernelLowering(kernel).lower()) || failed(verify(kernel)))
+      if (failed(KernelLowering(rowKernel).lower()))
         return signalPassFailure();
     }
+    if (failed(verify(getOperation())))
+      signalPassFailure();
   }
 };
 } // namespace

@@ -6,23 +6,21 @@
 // layout holds the ops' regions and fits in a block.
 //
 //===----------------------------------------------------------------------===//
-#include "normc/Dialect/Sched/Transforms/Passes.h"
+#include "normc/Dialect/Kern/Transforms/Passes.h"
 
-namespace normc::sched {
-#define GEN_PASS_DEF_SCHEDALLOCATESHARED
-#include "normc/Dialect/Sched/Transforms/Passes.h.inc"
-} // namespace normc::sched
+namespace normc::kern {
+#define GEN_PASS_DEF_KERNALLOCATESHARED
+#include "normc/Dialect/Kern/Transforms/Passes.h.inc"
+} // namespace normc::kern
 
 using namespace mlir;
-using namespace normc::sched;
+using namespace normc::kern;
 
 namespace {
 struct AllocateShared
-    : normc::sched::impl::SchedAllocateSharedBase<AllocateShared> {
+    : normc::kern::impl::KernAllocateSharedBase<AllocateShared> {
   void runOnOperation() override {
     for (KernelOp kernel : getOperation().getOps<KernelOp>()) {
-      if (!kernel.isLowered())
-        continue;
       normc::SharedLayout layout = getNeededSharedLayout(kernel);
       if (layout.regions.empty()) {
         kernel.removeSharedLayoutAttr();

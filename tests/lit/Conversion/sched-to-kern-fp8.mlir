@@ -1,30 +1,30 @@
-// RUN: normc-opt %s --sched-lower-to-loops | FileCheck %s
+// RUN: normc-opt %s --convert-sched-to-kern | FileCheck %s
 
 // A max reduction: an uncompensated accumulator that keeps the largest
 // term, warp shuffles and the cross-warp step that do the same. The
 // recomputed y is not kept: each pass that reads it maps the kept x again.
-// CHECK-LABEL: sched.kernel @amax cols(4096)
-// CHECK:         sched.for_row_groups {
-// CHECK-NEXT:      %[[ROW:.*]] = sched.alloc_row vectors(4) : !sched.kept<bf16>
-// CHECK-NOT:       sched.alloc_row
-// CHECK:           sched.accumulator compensated : !sched.accumulator<f32>
-// CHECK:           %[[ACC:.*]] = sched.accumulator combine(max) : !sched.accumulator<f32>
-// CHECK-NEXT:      sched.for_chunks unrolled(4) {
-// CHECK-NEXT:        %[[R:.*]] = sched.read_kept %[[ROW]]
-// CHECK-NEXT:        %[[Y:.*]] = sched.map_chunk %[[R]]
-// CHECK:             sched.accumulate %[[ACC]], %[[Y]] count
-// CHECK:           %[[PART:.*]] = sched.read_accumulator %[[ACC]]
-// CHECK-NEXT:      %[[WARP:.*]] = sched.warp_sum %[[PART]] lanes(32) combine(max) : f32
-// CHECK-NEXT:      sched.scratch_write %[[WARP]]
-// CHECK-NEXT:      sched.barrier
-// CHECK-NEXT:      %[[MAX:.*]] = sched.scratch_sum %{{.*}} combine(max)
-// CHECK-NEXT:      sched.barrier
-// CHECK:           sched.for_chunks unrolled(4) {
-// CHECK-NEXT:        %[[R2:.*]] = sched.read_kept %[[ROW]]
-// CHECK-NEXT:        %[[Y2:.*]] = sched.map_chunk %[[R2]]
-// CHECK:             %[[Q:.*]] = sched.map_chunk %[[Y2]]
+// CHECK-LABEL: kern.kernel @amax cols(4096)
+// CHECK:         kern.for_row_groups {
+// CHECK-NEXT:      %[[ROW:.*]] = kern.alloc_row vectors(4) : !sched.kept<bf16>
+// CHECK-NOT:       kern.alloc_row
+// CHECK:           kern.accumulator compensated : !sched.accumulator<f32>
+// CHECK:           %[[ACC:.*]] = kern.accumulator combine(max) : !sched.accumulator<f32>
+// CHECK-NEXT:      kern.for_chunks unrolled(4) {
+// CHECK-NEXT:        %[[R:.*]] = kern.read_kept %[[ROW]]
+// CHECK-NEXT:        %[[Y:.*]] = kern.map_chunk %[[R]]
+// CHECK:             kern.accumulate %[[ACC]], %[[Y]] count
+// CHECK:           %[[PART:.*]] = kern.read_accumulator %[[ACC]]
+// CHECK-NEXT:      %[[WARP:.*]] = kern.warp_sum %[[PART]] lanes(32) combine(max) : f32
+// CHECK-NEXT:      kern.scratch_write %[[WARP]]
+// CHECK-NEXT:      kern.barrier
+// CHECK-NEXT:      %[[MAX:.*]] = kern.scratch_sum %{{.*}} combine(max)
+// CHECK-NEXT:      kern.barrier
+// CHECK:           kern.for_chunks unrolled(4) {
+// CHECK-NEXT:        %[[R2:.*]] = kern.read_kept %[[ROW]]
+// CHECK-NEXT:        %[[Y2:.*]] = kern.map_chunk %[[R2]]
+// CHECK:             %[[Q:.*]] = kern.map_chunk %[[Y2]]
 // CHECK:               arith.divf %{{.*}}, %[[MAX]] : f32
-// CHECK:             sched.store_chunk %[[Q]]
+// CHECK:             kern.store_chunk %[[Q]]
 sched.kernel @amax cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>) {
   %x = sched.buffer "x" : !sched.rows<bf16>
   %q = sched.buffer "y" : !sched.rows<f8E4M3FN>
