@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "normc/Dsl/Spec.h"
+#include "normc/Abi/ElementType.h"
 
 #include <cmath>
 #include <cstdio>
@@ -96,57 +97,18 @@ std::optional<NormalizedRounding> parseNormalizedRounding(std::string_view s) {
   return std::nullopt;
 }
 
-double largestFinite(DType t) {
-  switch (t) {
-  case DType::F64:
-    return std::numeric_limits<double>::max();
-  case DType::F32:
-    return std::numeric_limits<float>::max();
-  case DType::F16:
-    return 65504;
-  case DType::BF16:
-    return std::ldexp(2.0 - std::ldexp(1.0, -7), 127);
-  case DType::F8E4M3:
-    return 448;
-  case DType::F8E5M2:
-    return 57344;
-  }
-  return 0;
+// Every spelling toString gives is in the element-type table.
+static ElementType elementTypeOf(DType t) {
+  return *elementTypeNamed(toString(t));
 }
+
+double largestFinite(DType t) { return elementTypeOf(t).largestFinite(); }
 
 double smallestSubnormal(DType t) {
-  switch (t) {
-  case DType::F64:
-    return std::numeric_limits<double>::denorm_min();
-  case DType::F32:
-    return std::numeric_limits<float>::denorm_min();
-  case DType::F16:
-    return std::ldexp(1.0, -24);
-  case DType::BF16:
-    return std::ldexp(1.0, -133);
-  case DType::F8E4M3:
-    return std::ldexp(1.0, -9);
-  case DType::F8E5M2:
-    return std::ldexp(1.0, -16);
-  }
-  return 0;
+  return elementTypeOf(t).smallestPositive();
 }
 
-unsigned byteWidth(DType t) {
-  switch (t) {
-  case DType::F64:
-    return 8;
-  case DType::F32:
-    return 4;
-  case DType::F16:
-  case DType::BF16:
-    return 2;
-  case DType::F8E4M3:
-  case DType::F8E5M2:
-    return 1;
-  }
-  return 4;
-}
+unsigned byteWidth(DType t) { return elementTypeOf(t).bytesFor(1); }
 
 /// The shortest TOML float that reads back to exactly `v` ("1e-05", not
 /// "1.0000000000000001e-05"; %.17g always round-trips). Zero loses its sign

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "normc/Runtime/HostData.h"
+#include "normc/Abi/ElementType.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -47,19 +48,8 @@ template <typename T> T load(const unsigned char *in) {
 } // namespace
 
 size_t host::elementBytes(std::string_view type) {
-  switch (kindOf(type)) {
-  case Kind::F32:
-    return 4;
-  case Kind::F64:
-    return 8;
-  case Kind::F16:
-  case Kind::BF16:
-    return 2;
-  case Kind::F8E4M3:
-  case Kind::F8E5M2:
-    return 1;
-  }
-  return 0;
+  kindOf(type); // throws for a type this file cannot convert
+  return elementTypeNamed(type)->bytesFor(1);
 }
 
 std::vector<unsigned char> host::encode(std::string_view type,

@@ -20,7 +20,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
+#include <set>
 
 using namespace normc;
 
@@ -182,13 +184,50 @@ TEST(Signature, ReadOffTheKernelsWithoutTheirWorkspace) {
 }
 
 TEST(Signature, PackedTypesRoundUpToWholeBytes) {
-  ElementType nibble{"f4e2m1", 4};
+  ElementType nibble = *elementTypeNamed("f4e2m1");
+  EXPECT_TRUE(nibble.packed());
   EXPECT_EQ(nibble.bytesFor(1), 1);
   EXPECT_EQ(nibble.bytesFor(2), 1);
   EXPECT_EQ(nibble.bytesFor(3), 2);
   EXPECT_EQ(elementTypeNamed("bf16")->bits, 16);
   EXPECT_EQ(elementTypeNamed("f8e5m2")->bytesFor(5), 5);
   EXPECT_FALSE(elementTypeNamed("int3").has_value());
+}
+
+// Each range follows from the encoding; these are the formats' published
+// limits (IEEE 754, OCP FP8 and MX).
+TEST(Signature, ElementRangesFollowFromTheEncoding) {
+  auto largest = [](std::string_view n) {
+    return elementTypeNamed(n)->largestFinite();
+  };
+  auto smallest = [](std::string_view n) {
+    return elementTypeNamed(n)->smallestPositive();
+  };
+  EXPECT_EQ(largest("f64"), std::numeric_limits<double>::max());
+  EXPECT_EQ(largest("f32"), std::numeric_limits<float>::max());
+  EXPECT_EQ(largest("f16"), 65504);
+  EXPECT_EQ(largest("bf16"), std::ldexp(255.0, 120));
+  EXPECT_EQ(largest("f8e4m3"), 448);
+  EXPECT_EQ(largest("f8e5m2"), 57344);
+  EXPECT_EQ(largest("f8e8m0"), std::ldexp(1.0, 127));
+  EXPECT_EQ(largest("f4e2m1"), 6);
+  EXPECT_EQ(largest("i8"), 127);
+  EXPECT_EQ(smallest("f64"), std::numeric_limits<double>::denorm_min());
+  EXPECT_EQ(smallest("f32"), std::numeric_limits<float>::denorm_min());
+  EXPECT_EQ(smallest("f16"), std::ldexp(1.0, -24));
+  EXPECT_EQ(smallest("bf16"), std::ldexp(1.0, -133));
+  EXPECT_EQ(smallest("f8e4m3"), std::ldexp(1.0, -9));
+  EXPECT_EQ(smallest("f8e5m2"), std::ldexp(1.0, -16));
+  EXPECT_EQ(smallest("f8e8m0"), std::ldexp(1.0, -127));
+  EXPECT_EQ(smallest("f4e2m1"), 0.5);
+  EXPECT_EQ(smallest("i8"), 1);
+  std::set<std::string_view> names;
+  for (const ElementType &t : allElementTypes()) {
+    EXPECT_TRUE(names.insert(t.name).second) << t.name;
+    EXPECT_FALSE(t.cudaName.empty()) << t.name;
+    EXPECT_EQ(elementTypeNamed(t.name)->bits, t.bits);
+  }
+  EXPECT_EQ(names.size(), 9u);
 }
 
 TEST(Signature, MismatchesNameWhatToPassOrDrop) {

@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 #include "normc/Conversion/Passes.h"
 #include "normc/Dialect/Kern/IR/KernOps.h"
+#include "normc/Dialect/Norm/IR/NormOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
@@ -378,9 +379,9 @@ void KernelLowering::lowerSumPartials(ArrayRef<Operation *> sums) {
     Location loc = sum.getLoc();
     Value total = SumColumnOp::create(b, loc, kernel.getAccumulate(),
                                       sum.getPartials(), sum.getCompensated());
-    Type element = sum.getDest().getType().getElementType();
-    if (element != total.getType())
-      total = arith::TruncFOp::create(b, loc, element, total);
+    // The accumulate type may be wider, narrower or as wide as the stored one.
+    total = normc::norm::buildConvert(b, loc, total,
+                                      sum.getDest().getType().getElementType());
     StoreFeatureOp::create(b, loc, total, sum.getDest());
   }
 }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "normc/Target/Cuda/CudaEmitter.h"
 #include "CudaSupport.h"
+#include "normc/Abi/ElementType.h"
 #include "normc/Dialect/Kern/IR/LaunchInfo.h"
 #include "normc/Dialect/Sched/IR/ScalarOps.h"
 
@@ -27,23 +28,14 @@ using namespace normc::kern;
 using namespace normc::sched;
 
 static std::string typeName(Type t) {
-  if (t.isF32())
-    return "float";
-  if (t.isF64())
-    return "double";
-  if (t.isF16())
-    return "__half";
-  if (t.isBF16())
-    return "__nv_bfloat16";
-  if (isa<Float8E4M3FNType>(t))
-    return "__nv_fp8_e4m3";
-  if (isa<Float8E5M2Type>(t))
-    return "__nv_fp8_e5m2";
   if (t.isInteger(32))
     return "int";
   if (t.isInteger(1))
     return "bool";
-  llvm_unreachable("the verifier admits no other type");
+  // Storage and accumulate types: the CUDA type the element table names.
+  std::optional<ElementType> element = elementTypeNamed(getElementTypeName(t));
+  assert(element && "the verifier admits no other type");
+  return std::string(element->cudaName);
 }
 
 static int64_t byteWidth(Type t) { return t.getIntOrFloatBitWidth() / 8; }
