@@ -22,6 +22,16 @@ int nvrtc::smVersion(const std::string &arch) {
   return isValidArch(arch) ? std::atoi(arch.c_str() + 3) : 0;
 }
 
+const std::vector<std::string> &nvrtc::fixedOptions() {
+  // Every rounding is the IR's: no contraction into fma, correctly rounded
+  // division and square root, subnormals kept. The CPU device's compile
+  // line says the same (cpu::precompileRequest), so both give one answer.
+  static const std::vector<std::string> options = {
+      "--std=c++17", "--fmad=false", "--prec-div=true", "--prec-sqrt=true",
+      "--ftz=false"};
+  return options;
+}
+
 nvrtc::Result nvrtc::compile(const std::string &source,
                              const std::string &fileName,
                              const Options &options) {
@@ -42,8 +52,9 @@ nvrtc::Result nvrtc::compile(const std::string &source,
   if (options.target == Target::Ptx)
     arch.replace(0, 2, "compute");
   std::vector<std::string> args = {"--gpu-architecture=" + arch,
-                                   "--include-path=" + includeDir(),
-                                   "--std=c++17"};
+                                   "--include-path=" + includeDir()};
+  const std::vector<std::string> &fixed = fixedOptions();
+  args.insert(args.end(), fixed.begin(), fixed.end());
   if (options.target == Target::Cubin)
     args.push_back("--ptxas-options=-v");
   args.insert(args.end(), options.extra.begin(), options.extra.end());

@@ -19,6 +19,14 @@ using namespace normc;
 using namespace normc::api;
 
 namespace {
+
+/// What the compile of a cached CUBIN passed, for its key.
+std::string cubinOptions() {
+  std::string text = "cubin";
+  for (const std::string &option : nvrtc::fixedOptions())
+    text += " " + option;
+  return text;
+}
 class CudaKernel : public LoadedKernel {
 public:
   CudaKernel(std::vector<KernelLaunchInfo> infos, cuda::Module module,
@@ -97,7 +105,7 @@ public:
                           .add("normc", kVersion)
                           .add("nvrtc", nvrtc::version())
                           .add("arch", options.arch)
-                          .add("options", "cubin --std=c++17")
+                          .add("options", cubinOptions())
                           .hex();
     // A kernel that spills registers is never kept: the entry of one that
     // did records how much (a CUBIN starts with ELF's magic, never so).

@@ -184,6 +184,11 @@ PrecompileRequest normc::cpu::precompileRequest(const CompileOptions &options) {
       "-I" + envOr("NORMC_CUDA_INCLUDE_DIR", NORMC_CPU_CUDA_INCLUDE_DIR)};
   request.flags.insert(request.flags.end(), options.extraFlags.begin(),
                        options.extraFlags.end());
+  // After the extra flags, so none can undo them: the IR's roundings and no
+  // others, as NVRTC compiles them (nvrtc::fixedOptions): no contraction
+  // into fma, IEEE arithmetic.
+  request.flags.insert(request.flags.end(),
+                       {"-ffp-contract=off", "-fno-fast-math"});
   request.compilerIdentity = compilerIdentity(compiler);
   request.headers = {headerDir, readHeader(headerDir + "/CpuCuda.h"),
                      readHeader(headerDir + "/CpuAbi.h")};

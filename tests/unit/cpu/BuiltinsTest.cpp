@@ -124,4 +124,41 @@ TEST(BuiltinsTest, TypePunningWorksAsOnTheGpu) {
     EXPECT_EQ(out[t], 8.0f * t);
 }
 
+/// a * b + c, with a = b = 1 + 2^-12 and c = -(1 + 2^-11): a * b rounds to
+/// 1 + 2^-11 (the 2^-24 is half an ulp: a tie to even), so the sum is 0;
+/// fused, it is 2^-24.
+const char *kMultiplyAdd = R"(
+NORMC_KERNEL(1, multiply_add)(const float *__restrict__ in,
+                              float *__restrict__ out) {
+  out[0] = in[0] * in[1] + in[2];
+}
+#ifdef NORMC_CPU
+extern "C" void normc_cpu_entry_multiply_add(void **args) {
+  NORMC_CPU_KERNEL(multiply_add)(
+      *reinterpret_cast<const float *const *>(args[0]),
+      *reinterpret_cast<float *const *>(args[1]));
+}
+#endif
+)";
+
+// The GPU compiles kernels with --fmad=false; the CPU device's compile line
+// keeps any multiply and add apart too, whatever flags are added to it (a
+// compiler told to contract and to use the host's fma would fuse them).
+TEST(BuiltinsTest, MultiplyAndAddAreNeverContracted) {
+  std::vector<std::vector<std::string>> flags = {{}};
+  if (__builtin_cpu_supports("fma"))
+    flags.push_back({"-mfma", "-ffp-contract=fast", "-ffast-math"});
+  for (const std::vector<std::string> &extra : flags) {
+    CpuKernel kernel = compileKernel(kMultiplyAdd, "multiply_add", extra);
+    const float a = 1.0f + std::ldexp(1.0f, -12);
+    float in[3] = {a, a, -(1.0f + std::ldexp(1.0f, -11))};
+    float out = -1.0f;
+    const float *inPtr = in;
+    float *outPtr = &out;
+    void *args[] = {&inPtr, &outPtr};
+    launch(kernel, Dim3{1}, Dim3{1}, 0, args);
+    EXPECT_EQ(out, 0.0f) << extra.size() << " extra flags";
+  }
+}
+
 } // namespace

@@ -180,16 +180,23 @@ __device__ __forceinline__ void normc_group_max(__nv_bfloat16 *slot,
                          __bfloat16_as_ushort(v));
 }
 
-// Square roots in the accumulate type; 16-bit types go through f32.
+// Square roots in the accumulate type; 16-bit types go through f32. The
+// reciprocal square root is the correctly rounded square root, then the
+// correctly rounded division (not rsqrtf, an approximation on the GPU), so
+// the GPU and the CPU device compute the same bits.
 __device__ __forceinline__ float normc_sqrt(float v) { return sqrtf(v); }
 __device__ __forceinline__ double normc_sqrt(double v) { return sqrt(v); }
-__device__ __forceinline__ float normc_rsqrt(float v) { return rsqrtf(v); }
-__device__ __forceinline__ double normc_rsqrt(double v) { return rsqrt(v); }
+__device__ __forceinline__ float normc_rsqrt(float v) {
+  return 1.0f / sqrtf(v);
+}
+__device__ __forceinline__ double normc_rsqrt(double v) {
+  return 1.0 / sqrt(v);
+}
 template <typename T> __device__ __forceinline__ T normc_sqrt(T v) {
   return NORMC_CVT(T, sqrtf(NORMC_CVT(float, v)));
 }
 template <typename T> __device__ __forceinline__ T normc_rsqrt(T v) {
-  return NORMC_CVT(T, rsqrtf(NORMC_CVT(float, v)));
+  return NORMC_CVT(T, normc_rsqrt(NORMC_CVT(float, v)));
 }
 
 // Compensated summation: `carry` collects the exact rounding error of each

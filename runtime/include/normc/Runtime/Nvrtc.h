@@ -29,6 +29,11 @@ struct Result {
 Result compile(const std::string &source, const std::string &fileName,
                const Options &options);
 
+/// The options every compile passes before Options::extra: the language and
+/// the floating-point model (no fma contraction, IEEE division, square root
+/// and subnormals). Part of every cache key of a compiled kernel.
+const std::vector<std::string> &fixedOptions();
+
 /// Whether `arch` is spelled sm_XX (sm_80, sm_90a, ...); NVRTC itself
 /// decides whether it supports it.
 bool isValidArch(const std::string &arch);
