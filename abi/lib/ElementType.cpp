@@ -53,15 +53,11 @@ double ElementType::largestFinite() const {
 }
 
 double ElementType::smallestPositive() const {
-  int bias = (1 << (exponentBits - 1)) - 1;
-  switch (encoding) {
-  case Encoding::Integer:
+  if (encoding == Encoding::Integer) // no exponent field to take a bias of
     return 1;
-  case Encoding::Exponent:
+  int bias = (1 << (exponentBits - 1)) - 1;
+  if (encoding == Encoding::Exponent)
     return std::ldexp(1.0, -bias);
-  case Encoding::Float:
-    break;
-  }
   return std::ldexp(1.0, 1 - bias - mantissaBits);
 }
 

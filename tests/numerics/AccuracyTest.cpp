@@ -1,11 +1,14 @@
 //===- AccuracyTest.cpp - Reductions stay accurate on offset rows ---------===//
 //
-// Rows with mean 50 and unit spread at d = 65536, summed by 32 threads of
-// 2048 terms each (the fewest threads a candidate gives such a row): with
-// plain f32 sums the saved mean of this data is 1.09 ulp off the float64
-// mean; normc's per-thread sums are compensated, which keeps it within
-// 0.72 ulp, and y within the bound, in every input type and with d fixed or
-// at run time.
+// Rows with mean 50 and unit spread at d = 65536 (the case the promise
+// names: as accurate as PyTorch's f32 layer_norm, whose worst y there is
+// about 0.10 of the bound). A one-pass mean of such rows is several ulp off
+// even with compensated per-thread sums (1 to 3 ulp with the default
+// schedule, y up to 0.45 of the bound); the corrected mean (norm.mean
+// corrected: a second pass over the deviations) is within half an ulp, and
+// y within 0.07 of the bound. Checked for every input type, d fixed and at
+// run time, with the heuristic's schedule and with 32 threads a row (2048
+// terms a thread, the fewest threads a candidate gives such a row).
 //
 //===----------------------------------------------------------------------===//
 #include "NumericsUtil.h"
@@ -23,8 +26,10 @@ using namespace normc::test;
 
 TEST(Accuracy, OffsetRowsKeepTheMeanAndTheBound) {
   const int64_t d = 65536;
+  double worstY = 0, worstMeanUlps = 0;
   for (dsl::DType input : {dsl::DType::F32, dsl::DType::F16, dsl::DType::BF16})
-    for (bool specialize : {true, false}) {
+    for (auto [specialize, fewThreads] :
+         {std::pair{true, false}, {true, true}, {false, true}}) {
       dsl::Spec spec = loadShippedSpec("layernorm");
       spec.input.value = spec.output.value = input;
       spec.saveStats.value = true;
@@ -33,15 +38,23 @@ TEST(Accuracy, OffsetRowsKeepTheMeanAndTheBound) {
         v = reference::roundTo(input, v + 50.0);
       RunOptions options;
       options.specialize = specialize;
-      // The fewest threads a candidate gives such a row: 2048 terms each.
-      options.schedule.threadsPerRow = 32;
-      options.schedule.rowsPerBlock = 4;
+      if (fewThreads) {
+        options.schedule.threadsPerRow = 32;
+        options.schedule.rowsPerBlock = 4;
+      }
       options.compile = kernelCompileOptions();
       RunOutputs out;
       Grade grade = runAndGrade(spec, data, options, &out);
       std::string what = std::string(dsl::toString(input)) +
-                         (specialize ? " fixed d" : " run-time d");
+                         (specialize ? " fixed d" : " run-time d") +
+                         (fewThreads ? ", 32 threads a row" : "");
       EXPECT_LE(grade.worst(), 1.0) << what << ": " << grade.str();
+      // In 16-bit outputs y's own rounding is most of its error (about
+      // 0.2 of the bound, for any mean).
+      if (input == dsl::DType::F32) {
+        EXPECT_LE(grade.y, 0.1) << what << ": " << grade.str();
+        worstY = std::max(worstY, grade.y);
+      }
       ASSERT_EQ(out["mean"].size(), 3u);
       for (int64_t row = 0; row < 3; ++row) {
         double exact = 0;
@@ -49,11 +62,15 @@ TEST(Accuracy, OffsetRowsKeepTheMeanAndTheBound) {
           exact += data.x[row * d + i];
         exact /= d;
         double ulp = std::ldexp(1.0, std::ilogb(exact) - 23);
-        EXPECT_LE(std::fabs(out["mean"][row] - exact), ulp)
-            << what << ", row " << row << ": mean " << out["mean"][row]
-            << " vs " << exact;
+        double ulps = std::fabs(out["mean"][row] - exact) / ulp;
+        EXPECT_LE(ulps, 0.501) << what << ", row " << row << ": mean "
+                               << out["mean"][row] << " vs " << exact;
+        worstMeanUlps = std::max(worstMeanUlps, ulps);
       }
     }
+  std::printf("  mean 50, d 65536: f32 y within %.3g of the bound, the mean "
+              "within %.3g ulp\n",
+              worstY, worstMeanUlps);
 }
 
 // Rows of mean 1e4 and unit spread in f32: the mean's own rounding to f32

@@ -101,8 +101,13 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> cols) {
                                     h, residual, TypeAttr::get(acc));
   auto fraction = b.getF64FloatAttr(spec.fraction.value);
   Value mean, rstd;
+  // A corrected mean (two passes): rows whose mean is large against their
+  // spread keep their accuracy (docs/numerics.md). A 16-bit accumulate has
+  // too few bits for the second pass to gain any.
+  bool corrected = acc.isF32() || acc.isF64();
   if (spec.center.value)
-    mean = norm::MeanOp::create(b, loc(spec.center.loc), stats, h, fraction);
+    mean = norm::MeanOp::create(b, loc(spec.center.loc), stats, h, fraction,
+                                corrected ? b.getUnitAttr() : UnitAttr());
   if (spec.scale.value) {
     auto variance = norm::VarianceAttr::get(
         &ctx, spec.variance.value == dsl::Variance::Unbiased

@@ -146,3 +146,31 @@ norm.spec @t5 {
   %y = norm.normalize %x rstd %r gain %g rounded to bf16 : (tensor<?x8xf32>, tensor<?xf32>, tensor<8xbf16>) -> tensor<?x8xf32>
   norm.output "y", %y : tensor<?x8xf32>
 }
+
+// -----
+
+// A corrected mean: a second reduction of the deviations from the first
+// mean cut to bf16's bits, whose mean is added to that cut mean.
+// CHECK-LABEL: sched.kernel @corrected_mean
+// CHECK:         %[[ROW:.*]] = sched.load_row
+// CHECK:         %[[K:.*]] = sched.feature_count fraction 1.000000e+00
+// CHECK:         %[[SUM:.*]] = sched.reduce %[[ROW]] count %[[K]]
+// CHECK:         %[[KF:.*]] = arith.sitofp %[[K]] : i32 to f32
+// CHECK:         %[[M:.*]] = arith.divf %[[SUM]], %[[KF]] : f32
+// CHECK:         %[[CUT:.*]] = arith.truncf %[[M]] : f32 to bf16
+// CHECK:         %[[C:.*]] = arith.extf %[[CUT]] : bf16 to f32
+// CHECK:         %[[DEV:.*]] = sched.reduce %[[ROW]] count %[[K]] : (!sched.row<f32>) -> f32 {
+// CHECK-NEXT:    ^bb0(%[[V:.*]]: f32):
+// CHECK-NEXT:      %[[D:.*]] = arith.subf %[[V]], %[[C]] : f32
+// CHECK-NEXT:      sched.yield %[[D]] : f32
+// CHECK:         %[[Q:.*]] = arith.divf %[[DEV]], %[[KF]] : f32
+// CHECK:         %[[MU:.*]] = arith.addf %[[C]], %[[Q]] : f32
+// CHECK:         sched.map %[[ROW]]
+// CHECK-NEXT:    ^bb0(%[[H:.*]]: f32):
+// CHECK-NEXT:      arith.subf %[[H]], %[[MU]] : f32
+norm.spec @corrected_mean {
+  %x = norm.input "x" : tensor<?x64xf32>
+  %mu = norm.mean %x fraction 1.0 corrected : tensor<?x64xf32> -> tensor<?xf32>
+  %y = norm.normalize %x mean %mu : (tensor<?x64xf32>, tensor<?xf32>) -> tensor<?x64xf32>
+  norm.output "y", %y : tensor<?x64xf32>
+}

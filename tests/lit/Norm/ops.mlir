@@ -5,7 +5,7 @@
 // CHECK:         %[[X:.*]] = norm.input "x" : tensor<?x?xf32>
 // CHECK:         %[[G:.*]] = norm.param "gamma" : tensor<?xf32>
 // CHECK:         %[[B:.*]] = norm.param "beta" : tensor<?xf32>
-// CHECK:         %[[MU:.*]] = norm.mean %[[X]] fraction 1.000000e+00 : tensor<?x?xf32> -> tensor<?xf32>
+// CHECK:         %[[MU:.*]] = norm.mean %[[X]] fraction 1.000000e+00 corrected : tensor<?x?xf32> -> tensor<?xf32>
 // CHECK:         %[[S:.*]] = norm.moment %[[X]] center %[[MU]] : tensor<?xf32> fraction 1.000000e+00 variance unbiased
 // CHECK:         %[[R:.*]] = norm.rstd %[[S]] epsilon 1.000000e-05 placement inside_sqrt : tensor<?xf32>
 // CHECK:         %[[Y:.*]] = norm.normalize %[[X]] mean %[[MU]] rstd %[[R]] gain %[[G]] bias %[[B]]
@@ -14,7 +14,7 @@ norm.spec @layernorm {
   %x = norm.input "x" : tensor<?x?xf32>
   %g = norm.param "gamma" : tensor<?xf32>
   %b = norm.param "beta" : tensor<?xf32>
-  %mu = norm.mean %x fraction 1.0 : tensor<?x?xf32> -> tensor<?xf32>
+  %mu = norm.mean %x fraction 1.0 corrected : tensor<?x?xf32> -> tensor<?xf32>
   %s = norm.moment %x center %mu : tensor<?xf32> fraction 1.0 variance unbiased : tensor<?x?xf32> -> tensor<?xf32>
   %r = norm.rstd %s epsilon 1.0e-5 placement inside_sqrt : tensor<?xf32>
   %y = norm.normalize %x mean %mu rstd %r gain %g bias %b : (tensor<?x?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>) -> tensor<?x?xf32>

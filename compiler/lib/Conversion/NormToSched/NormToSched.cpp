@@ -332,11 +332,34 @@ LogicalResult SpecLowering::lower(norm::ResidualAddOp add) {
 LogicalResult SpecLowering::lower(norm::MeanOp mean) {
   Location loc = mean.getLoc();
   Value count = featureCount(loc, mean.getFraction());
+  Value input = map.lookup(mean.getInput());
   Value sum = withBody<sched::ReduceOp>(
-      loc, acc, {map.lookup(mean.getInput())},
-      [&](ValueRange f) { return convert(loc, f[0], acc); }, count);
-  map.map(mean.getResult(),
-          arith::DivFOp::create(b, loc, sum, countAsAccumulate(loc, count)));
+      loc, acc, {input}, [&](ValueRange f) { return convert(loc, f[0], acc); },
+      count);
+  Value divisor = countAsAccumulate(loc, count);
+  Value m = arith::DivFOp::create(b, loc, sum, divisor);
+  if (mean.getCorrected()) {
+    if (!acc.isF32() && !acc.isF64())
+      return mean.emitOpError("corrected needs an f32 or f64 accumulate type");
+    // The second pass: the mean of the deviations from c, the first mean
+    // with a third of its significant bits (bf16's 8 for f32, f32's 24 for
+    // f64). Each h - c is then exact unless |h| is far above |c|, so the
+    // deviations' sum has only the sum's own rounding: small where the
+    // mean is large against the spread, and no larger than the first pass's
+    // where it is not (docs/numerics.md).
+    Type coarse = acc.isF64() ? Type(b.getF32Type()) : b.getBF16Type();
+    Value c = convert(loc, convert(loc, m, coarse), acc);
+    Value deviations = withBody<sched::ReduceOp>(
+        loc, acc, {input},
+        [&](ValueRange f) {
+          return Value(
+              arith::SubFOp::create(b, loc, convert(loc, f[0], acc), c));
+        },
+        count);
+    m = arith::AddFOp::create(
+        b, loc, c, arith::DivFOp::create(b, loc, deviations, divisor));
+  }
+  map.map(mean.getResult(), m);
   return success();
 }
 

@@ -288,10 +288,15 @@ LogicalResult KernelOp::verifyRegions() {
 // Storage, the row loop, reductions across threads
 //===----------------------------------------------------------------------===//
 
+/// Whether `op` is the only op of its kind in its kernel.
+template <typename OpT> static bool isOnlyOneInKernel(OpT op) {
+  auto ops =
+      op->template getParentOfType<KernelOp>().getBody().template getOps<OpT>();
+  return std::next(ops.begin()) == ops.end();
+}
+
 LogicalResult SharedRowsOp::verify() {
-  auto kernel = (*this)->getParentOfType<KernelOp>();
-  if (std::distance(kernel.getBody().getOps<SharedRowsOp>().begin(),
-                    kernel.getBody().getOps<SharedRowsOp>().end()) != 1)
+  if (!isOnlyOneInKernel(*this))
     return emitOpError("must be the kernel's only shared-memory layout");
   return success();
 }
@@ -307,10 +312,9 @@ LogicalResult SharedScratchOp::verify() {
 }
 
 LogicalResult SharedGroupsOp::verify() {
-  auto kernel = (*this)->getParentOfType<KernelOp>();
-  if (std::distance(kernel.getBody().getOps<SharedGroupsOp>().begin(),
-                    kernel.getBody().getOps<SharedGroupsOp>().end()) != 1)
+  if (!isOnlyOneInKernel(*this))
     return emitOpError("must be the kernel's only group table");
+  auto kernel = (*this)->getParentOfType<KernelOp>();
   // The table starts where the kept rows end.
   for (auto rows : kernel.getBody().getOps<SharedRowsOp>())
     if (!rows->isBeforeInBlock(*this))

@@ -85,10 +85,24 @@ def Norm_ResidualAddOp : Norm_Op<"residual_add", [Pure, DeclareOpInterfaceMethod
 
 def Norm_MeanOp : Norm_Op<"mean", [Pure, DeclareOpInterfaceMethods<Norm_VjpOpInterface>]> {
   let summary = "Mean of the first k = max(1, floor(fraction * d)) features";
-  let arguments = (ins Norm_Rows:$input, F64Attr:$fraction);
+  let description = [{
+    `corrected`: in two passes, `m = sum(h[0:k]) / k`, then, with `c` the
+    value of m in a third of the accumulate type's significant bits (bf16
+    for f32, f32 for f64), `mu = c + sum(h[0:k] - c) / k`. Each `h - c` is
+    exact unless |h| is far above |c|, so the second sum rounds only as it
+    adds: where the mean is large against the row's spread its terms and
+    partial sums are small and mu is within about half a unit in the last
+    place of the exact mean (the first pass alone may be off by several);
+    elsewhere it is as accurate as the first pass. The same value either
+    way in exact arithmetic, so its derivative is the plain mean's. Needs
+    an f32 or f64 accumulate type.
+  }];
+  let arguments = (ins Norm_Rows:$input, F64Attr:$fraction,
+                       UnitAttr:$corrected);
   let results = (outs Norm_RowStats:$result);
   let assemblyFormat = [{
-    $input `fraction` $fraction attr-dict `:` type($input) `->` type($result)
+    $input `fraction` $fraction (`corrected` $corrected^)? attr-dict `:`
+    type($input) `->` type($result)
   }];
   let hasVerifier = 1;
 }
