@@ -26,8 +26,8 @@ using namespace normc;
 
 namespace {
 
-constexpr int64_t kRows = 256, kCols = 4096;
-constexpr int64_t kBytes = (2 * kRows * kCols + kCols) * 2; // x, y, gamma
+constexpr int64_t kRows = 256, kD = 4096;
+constexpr int64_t kBytes = (2 * kRows * kD + kD) * 2; // x, y, gamma
 
 struct Prepared {
   EmittedKernel kernel;
@@ -41,15 +41,15 @@ Prepared prepare(bool specialize) {
     throw std::runtime_error("cannot read llama_rmsnorm.toml");
   std::string errors;
   std::optional<EmittedKernel> kernel = emitSpecKernel(
-      *parsed.spec, specialize ? std::optional<int64_t>(kCols) : std::nullopt,
-      {}, errors);
+      *parsed.spec, specialize ? std::optional<int64_t>(kD) : std::nullopt, {},
+      errors);
   if (!kernel)
     throw std::runtime_error(errors);
   cpu::CpuModule module = cpu::CpuModule::compile(kernel->source);
   return {*kernel, module.kernel(kernel->info.name)};
 }
 
-/// A buffer for every argument of `kernels` at [kRows, kCols], from their
+/// A buffer for every argument of `kernels` at [kRows, kD], from their
 /// signature (inputs all ones), and for the partial sums they exchange.
 struct Buffers {
   std::vector<std::vector<unsigned char>> storage;
@@ -57,16 +57,16 @@ struct Buffers {
 
   Buffers(const std::vector<KernelLaunchInfo> &kernels, int64_t partialRows) {
     args.rows = kRows;
-    args.cols = kCols;
+    args.d = kD;
     for (const Argument &a : signatureOf(kernels)) {
-      std::vector<double> ones(size_t(a.elements(kRows, kCols)), 1.0);
+      std::vector<double> ones(size_t(a.elements(kRows, kD)), 1.0);
       storage.push_back(host::encode(a.elementType, ones.data(), ones.size()));
       args.buffers[a.name] = storage.back().data();
     }
     for (const KernelLaunchInfo &info : kernels)
       for (const KernelParam &p : info.params)
         if (p.kind == KernelParam::Kind::Partials) {
-          storage.emplace_back(size_t(partialRows * kCols * elementBytes(p)));
+          storage.emplace_back(size_t(partialRows * kD * elementBytes(p)));
           args.buffers[p.name] = storage.back().data();
         }
   }
@@ -81,8 +81,7 @@ void runKernel(benchmark::State &state, bool specialize) {
   for (auto _ : state)
     cpu::launch(p.entry, {unsigned(p.kernel.info.gridFor(kRows)), 1, 1},
                 {unsigned(p.kernel.info.blockSize), 1, 1},
-                p.kernel.info.dynamicSharedBytes(kCols), packed.data(),
-                options);
+                p.kernel.info.dynamicSharedBytes(kD), packed.data(), options);
   state.SetBytesProcessed(state.iterations() * kBytes);
   state.counters["block"] = double(p.kernel.info.blockSize);
   state.counters["bytes_per_element"] =
@@ -96,14 +95,14 @@ void BM_LlamaRmsNormBackward_FixedD(benchmark::State &state) {
       dsl::parseSpecFile(NORMC_SPECS_DIR "/llama_rmsnorm.toml");
   std::string errors;
   std::unique_ptr<SpecCompilation> compilation =
-      SpecCompilation::create(*parsed.spec, kCols, errors, Program::gradient());
+      SpecCompilation::create(*parsed.spec, kD, errors, Program::gradient());
   std::optional<EmittedModule> module;
   if (compilation)
     module = compilation->emitModule({}, errors);
   if (!module)
     throw std::runtime_error(errors);
   cpu::CpuModule cpuModule = cpu::CpuModule::compile(module->source);
-  std::vector<KernelLaunch> plan = planLaunches(module->kernels, kRows, kCols);
+  std::vector<KernelLaunch> plan = planLaunches(module->kernels, kRows, kD);
   Buffers buffers(module->kernels, partialRows(module->kernels, plan));
   std::vector<std::unique_ptr<PackedArgs>> packed =
       packLaunches(module->kernels, plan, buffers.args);
@@ -113,11 +112,11 @@ void BM_LlamaRmsNormBackward_FixedD(benchmark::State &state) {
     for (size_t i = 0; i < plan.size(); ++i) {
       const KernelLaunchInfo &info = module->kernels[plan[i].kernel];
       cpu::launch(cpuModule.kernel(info.name), {unsigned(plan[i].grid), 1, 1},
-                  {unsigned(info.blockSize), 1, 1},
-                  info.dynamicSharedBytes(kCols), packed[i]->data(), options);
+                  {unsigned(info.blockSize), 1, 1}, info.dynamicSharedBytes(kD),
+                  packed[i]->data(), options);
     }
   int64_t perElement = rowBytesPerElement(module->kernels);
-  state.SetBytesProcessed(state.iterations() * perElement * kRows * kCols);
+  state.SetBytesProcessed(state.iterations() * perElement * kRows * kD);
   state.counters["bytes_per_element"] = double(perElement);
   state.counters["kernels"] = double(module->kernels.size());
 }

@@ -34,7 +34,7 @@ using namespace normc;
 namespace {
 
 const char kSpec[] = NORMC_SPECS_DIR "/llama_rmsnorm.toml";
-constexpr int64_t kCols = 4096, kRows = 256;
+constexpr int64_t kD = 4096, kRows = 256;
 
 /// A cache folder of the benchmark's own, emptied at exit.
 const std::string &cacheDir() {
@@ -76,7 +76,7 @@ void BM_ColdCompileSpecToCubin(benchmark::State &state) {
   timed(state, 0.250, [&] {
     std::string errors;
     std::optional<EmittedKernel> kernel =
-        emitSpecKernel(*parsed.spec, kCols, {}, errors);
+        emitSpecKernel(*parsed.spec, kD, {}, errors);
     nvrtc::Result cubin =
         nvrtc::compile(kernel->source, "llama_rmsnorm.cu", options);
     if (!cubin.ok)
@@ -86,10 +86,10 @@ void BM_ColdCompileSpecToCubin(benchmark::State &state) {
 }
 
 void BM_DiskHitNewProcess(benchmark::State &state) {
-  Runtime(cpuOptions()).loadSpecFile(kSpec).prepare(kCols, kRows); // warm
+  Runtime(cpuOptions()).loadSpecFile(kSpec).prepare(kD, kRows); // warm
   timed(state, 0.002, [&] {
     Runtime runtime(cpuOptions()); // nothing in memory, as in a new process
-    benchmark::DoNotOptimize(runtime.loadSpecFile(kSpec).prepare(kCols, kRows));
+    benchmark::DoNotOptimize(runtime.loadSpecFile(kSpec).prepare(kD, kRows));
   });
 }
 
@@ -97,7 +97,7 @@ void BM_DiskHitCubinEntry(benchmark::State &state) {
   dsl::SpecParseResult parsed = dsl::parseSpecFile(kSpec);
   std::string errors;
   std::optional<EmittedKernel> kernel =
-      emitSpecKernel(*parsed.spec, kCols, {}, errors);
+      emitSpecKernel(*parsed.spec, kD, {}, errors);
   nvrtc::Options options;
   options.target = nvrtc::Target::Cubin;
   std::string cubin = nvrtc::compile(kernel->source, "k.cu", options).binary;
@@ -111,9 +111,9 @@ void BM_DiskHitCubinEntry(benchmark::State &state) {
 void BM_InMemoryHit(benchmark::State &state) {
   Runtime runtime(cpuOptions());
   Norm norm = runtime.loadSpecFile(kSpec);
-  norm.prepare(kCols, kRows);
+  norm.prepare(kD, kRows);
   timed(state, 5e-6,
-        [&] { benchmark::DoNotOptimize(norm.prepare(kCols, kRows)); });
+        [&] { benchmark::DoNotOptimize(norm.prepare(kD, kRows)); });
 }
 
 void BM_TunerOverheadCpu(benchmark::State &state) {
@@ -131,7 +131,7 @@ void BM_TunerOverheadCpu(benchmark::State &state) {
 void BM_TunedFirstCallNvrtc(benchmark::State &state) {
   dsl::SpecParseResult parsed = dsl::parseSpecFile(kSpec);
   std::string errors;
-  auto compilation = SpecCompilation::create(*parsed.spec, kCols, errors);
+  auto compilation = SpecCompilation::create(*parsed.spec, kD, errors);
   ScheduleProblem problem = compilation->problem();
   problem.arch = 90;
   std::vector<Schedule> schedules = scheduleCandidates(problem);
@@ -141,8 +141,8 @@ void BM_TunedFirstCallNvrtc(benchmark::State &state) {
     return;
   }
   if (state.range(1))
-    schedules = pruneCandidates(schedules, rowTraffic(byDefault->kernels),
-                                kCols, 32768, problem.arch);
+    schedules = pruneCandidates(schedules, rowTraffic(byDefault->kernels), kD,
+                                32768, problem.arch);
   std::vector<std::string> sources;
   for (const Schedule &s : schedules)
     if (auto module = compilation->emitModule(s, errors))

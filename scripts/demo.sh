@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 spec=${1:-specs/llama_rmsnorm.toml}
-cols=${2:-4096}
+d=${2:-4096}
 rows=${3:-256}
 scripts/install-deps.sh
 scripts/build.sh >/dev/null
@@ -16,7 +16,7 @@ name=$(basename "$spec" .toml)
 out=out/$name
 mkdir -p "$out"
 normc=build/bin/normc
-echo "normc: compiling $spec for d = $cols"
+echo "normc: compiling $spec for d = $d"
 for stage in mlir sched lowered cuda ptx cubin; do
   case $stage in
     mlir) ext=spec.mlir ;;
@@ -26,7 +26,7 @@ for stage in mlir sched lowered cuda ptx cubin; do
     *) ext=$stage ;;
   esac
   start=$(date +%s%N)
-  "$normc" compile "$spec" --emit=$stage --cols="$cols" --arch=sm_90 -o "$out/$name.$ext"
+  "$normc" compile "$spec" --emit=$stage --cols="$d" --arch=sm_90 -o "$out/$name.$ext"
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   printf '  %-8s -> %s (%d ms)\n' "$stage" "$out/$name.$ext" "$ms"
 done
@@ -36,18 +36,18 @@ data=$out/data
 mkdir -p "$data"
 make=scripts/make-npy.py
 inputs=(--x "$data/x.npy")
-python3 $make "$data/x.npy" "$rows,$cols" --seed 1
+python3 $make "$data/x.npy" "$rows,$d" --seed 1
 if grep -Eq '^[[:space:]]*residual_add[[:space:]]*=[[:space:]]*true' "$spec"; then
-  python3 $make "$data/residual.npy" "$rows,$cols" --seed 2
+  python3 $make "$data/residual.npy" "$rows,$d" --seed 2
   inputs+=(--residual "$data/residual.npy")
 fi
 if ! grep -Eq '^[[:space:]]*gain[[:space:]]*=[[:space:]]*false' "$spec"; then
-  python3 $make "$data/gamma.npy" "$cols" --seed 3 --mean 1 --std 0.1
+  python3 $make "$data/gamma.npy" "$d" --seed 3 --mean 1 --std 0.1
   inputs+=(--gamma "$data/gamma.npy")
 fi
 if grep -Eq '^[[:space:]]*bias[[:space:]]*=[[:space:]]*true' "$spec"; then
-  python3 $make "$data/beta.npy" "$cols" --seed 4 --std 0.1
+  python3 $make "$data/beta.npy" "$d" --seed 4 --std 0.1
   inputs+=(--beta "$data/beta.npy")
 fi
-echo "normc: running the generated kernel on the CPU device ($rows x $cols)"
+echo "normc: running the generated kernel on the CPU device ($rows x $d)"
 "$normc" run "$spec" "${inputs[@]}" --out "$out/run" --device=cpu --check

@@ -34,15 +34,15 @@ seed() { # TARGET
       python3 scripts/make-npy.py "$dir/$dtype.npy" 3,5 --dtype "$dtype"
     done ;;
   pack) # manifests of the kernel `k` PackManifestFuzzer.cpp declares
-    local info="name=k cols=runtime block=256 rows_per_block=1 vector_width=4"
+    local info="name=k d=runtime block=256 rows_per_block=1 vector_width=4"
     local params="params=x:rows:f32:r,x_stride:stride::r,gamma:features:f32:r"
     params+=",y:rows:f32:w,y_stride:stride::r,rstd:stats:f32:w"
-    params+=",rows:rowcount::r,cols:cols::r"
+    params+=",rows:rowcount::r,d:d::r"
     local schedule="strategy=row_group,rows_per_block=1,threads_per_row=256"
     schedule+=",vector_width=4,row_storage=global"
-    printf 'normc-pack 1\nnormc 0.1.0\ncols runtime\ncandidate candidate-0.cu %s\nprogram forward\ninfo %s launch_order=0 shared= %s\n' \
+    printf 'normc-pack 2\nnormc 0.1.0\nd runtime\ncandidate candidate-0.cu %s\nprogram forward\ninfo %s launch_order=0 shared= %s\n' \
       "$schedule" "$info" "$params" >"$dir/runtime.txt"
-    sed -e 's/cols runtime/cols 64/; s/cols=runtime/cols=64/' "$dir/runtime.txt" >"$dir/fixed.txt" ;;
+    sed -e 's/d runtime/d 64/; s/d=runtime/d=64/' "$dir/runtime.txt" >"$dir/fixed.txt" ;;
   esac
   echo "$dir"
 }

@@ -25,8 +25,8 @@ pack() { # SPEC OUTDIR [--cols=D]
 
 for spec in "$root"/specs/*.toml; do
   name=$(basename "$spec" .toml)
-  for cols in 256 4096 16411; do
-    pack "$spec" "$out/candidates/$name-$cols" --cols="$cols"
+  for d in 256 4096 16411; do
+    pack "$spec" "$out/candidates/$name-$d" --cols="$d"
   done
   pack "$spec" "$out/candidates/$name-runtime"
 done

@@ -28,8 +28,8 @@ const char *kindName(KernelParam::Kind kind) {
     return "groups";
   case KernelParam::Kind::RowCount:
     return "rowcount";
-  case KernelParam::Kind::Cols:
-    return "cols";
+  case KernelParam::Kind::D:
+    return "d";
   }
   return "";
 }
@@ -38,7 +38,7 @@ std::optional<KernelParam::Kind> kindFrom(const std::string &name) {
   using Kind = KernelParam::Kind;
   for (Kind k :
        {Kind::Rows, Kind::RowStride, Kind::Features, Kind::Stats,
-        Kind::Partials, Kind::Scalar, Kind::Groups, Kind::RowCount, Kind::Cols})
+        Kind::Partials, Kind::Scalar, Kind::Groups, Kind::RowCount, Kind::D})
     if (name == kindName(k))
       return k;
   return std::nullopt;
@@ -71,7 +71,7 @@ std::vector<std::string> split(const std::string &text, char sep) {
 std::string normc::toText(const KernelLaunchInfo &info) {
   std::ostringstream os;
   os << "name=" << info.name
-     << " cols=" << (info.cols ? std::to_string(*info.cols) : "runtime")
+     << " d=" << (info.d ? std::to_string(*info.d) : "runtime")
      << " block=" << info.blockSize << " rows_per_block=" << info.rowsPerBlock
      << " vector_width=" << info.vectorWidth
      << " launch_order=" << info.launchOrder << " shared=" << info.shared.str();
@@ -106,11 +106,11 @@ normc::kernelInfoFromText(const std::string &text) {
     bool ok = true;
     if (key == "name") {
       info.name = value;
-    } else if (key == "cols") {
-      int64_t cols = 0;
-      ok = value == "runtime" || number(value, cols);
+    } else if (key == "d") {
+      int64_t d = 0;
+      ok = value == "runtime" || number(value, d);
       if (value != "runtime")
-        info.cols = cols;
+        info.d = d;
     } else if (key == "block") {
       ok = number(value, info.blockSize);
     } else if (key == "rows_per_block") {
@@ -169,12 +169,12 @@ normc::kernelInfoFromText(const std::string &text) {
   if (!isIdentifier(info.name) || info.blockSize < 1 || info.blockSize > 1024 ||
       info.rowsPerBlock < 1 || info.rowsPerBlock > info.blockSize ||
       info.vectorWidth < 1 || info.vectorWidth > 16 || info.launchOrder < 0 ||
-      (info.cols && (*info.cols < 1 || *info.cols > kMaxCols)) || !regions ||
-      !groups || info.params.empty() ||
+      (info.d && (*info.d < 1 || *info.d > kMaxD)) || !regions || !groups ||
+      info.params.empty() ||
       // A cluster of 1 to 8 blocks (a power of two), one row a block.
       info.clusterSize < 1 || info.clusterSize > kMaxClusterSize ||
       (info.clusterSize & (info.clusterSize - 1)) ||
-      (info.clusterSize > 1 && (info.rowsPerBlock != 1 || !info.cols)))
+      (info.clusterSize > 1 && (info.rowsPerBlock != 1 || !info.d)))
     return std::nullopt;
   return info;
 }

@@ -51,7 +51,6 @@ const char *const kCudaDeclared[] = {
 
 /// Locals and parameters of every emitted kernel.
 const char *const kLocals[] = {"d",
-                               "cols",
                                "rows",
                                "row",
                                "row_group",

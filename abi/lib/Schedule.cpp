@@ -115,20 +115,20 @@ bool Schedule::operator==(const Schedule &o) const {
          rowStorage == o.rowStorage && blocksPerRow() == o.blocksPerRow();
 }
 
-int64_t normc::clusterSlice(int64_t cols, int64_t clusterSize,
+int64_t normc::clusterSlice(int64_t d, int64_t clusterSize,
                             int64_t threadsPerRow, int64_t vectorWidth) {
   int64_t pass = threadsPerRow * vectorWidth;
-  return divideCeil(divideCeil(cols, clusterSize), pass) * pass;
+  return divideCeil(divideCeil(d, clusterSize), pass) * pass;
 }
 
-int64_t normc::featuresPerBlock(const Schedule &s, int64_t cols) {
+int64_t normc::featuresPerBlock(const Schedule &s, int64_t d) {
   return s.strategy == Strategy::Cluster
-             ? clusterSlice(cols, s.clusterSize, s.threadsPerRow, s.vectorWidth)
-             : cols;
+             ? clusterSlice(d, s.clusterSize, s.threadsPerRow, s.vectorWidth)
+             : d;
 }
 
-int64_t normc::vectorsPerThread(const Schedule &s, int64_t cols) {
-  return divideCeil(divideCeil(featuresPerBlock(s, cols), s.vectorWidth),
+int64_t normc::vectorsPerThread(const Schedule &s, int64_t d) {
+  return divideCeil(divideCeil(featuresPerBlock(s, d), s.vectorWidth),
                     s.threadsPerRow);
 }
 
@@ -173,8 +173,8 @@ std::string normc::checkSchedule(const Schedule &s,
   if (!problem)
     return "";
   if (s.strategy == Strategy::Cluster) {
-    if (!problem->cols)
-      return "strategy cluster needs cols fixed at compile time";
+    if (!problem->d)
+      return "strategy cluster needs d fixed at compile time";
     if (problem->arch && problem->arch < 90)
       return "strategy cluster needs sm_90 or newer, the target is sm_" +
              str(problem->arch);
@@ -187,19 +187,19 @@ std::string normc::checkSchedule(const Schedule &s,
     return "vector_width " + str(s.vectorWidth) + " exceeds " +
            str(maxChunkBits(*problem)) + " bits for " +
            str(problem->widestBits) + "-bit elements";
-  if (*s.rowStorage == RowStorage::Shared && problem->cols) {
+  if (*s.rowStorage == RowStorage::Shared && problem->d) {
     // The kept rows as one region; the compiler checks the exact layout.
-    int64_t bytes = keptRowRegion(s, problem->cols, problem->keptRowBits() / 8)
-                        .bytes(*problem->cols);
+    int64_t bytes = keptRowRegion(s, problem->d, problem->keptRowBits() / 8)
+                        .bytes(*problem->d);
     if (bytes > kMaxSharedBytes)
       return "row_storage = shared needs " + str(bytes) +
              " bytes of shared memory, more than a block can have (" +
              str(kMaxSharedBytes) + ")";
   }
   if (*s.rowStorage == RowStorage::Registers) {
-    if (!problem->cols)
-      return "row_storage = registers needs cols fixed at compile time";
-    int64_t vectors = vectorsPerThread(s, *problem->cols);
+    if (!problem->d)
+      return "row_storage = registers needs d fixed at compile time";
+    int64_t vectors = vectorsPerThread(s, *problem->d);
     if (vectors > kMaxRegisterVectors)
       return "row_storage = registers would keep " + str(vectors) +
              " vectors per thread (at most " + str(kMaxRegisterVectors) +

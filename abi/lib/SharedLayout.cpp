@@ -26,8 +26,8 @@ std::string SharedRegion::check() const {
   if (elementBytes != 1 && elementBytes != 2 && elementBytes != 4 &&
       elementBytes != 8)
     return "elements of 1, 2, 4 or 8 bytes, got " + str(elementBytes);
-  if (features < 0 || features > kMaxCols)
-    return "fixed features in [1, " + str(kMaxCols) + "], got " + str(features);
+  if (features < 0 || features > kMaxD)
+    return "fixed features in [1, " + str(kMaxD) + "], got " + str(features);
   if (group)
     return group >= 16 && group <= 1024 && isPowerOfTwo(group) &&
                    vectorWidth == 1 && features == 0
@@ -115,14 +115,14 @@ bool SharedLayout::operator==(const SharedLayout &other) const {
 }
 
 SharedRegion normc::keptRowRegion(const Schedule &schedule,
-                                  std::optional<int64_t> cols,
+                                  std::optional<int64_t> d,
                                   int64_t elementBytes) {
   SharedRegion r;
   r.rows = schedule.rowsPerBlock;
   r.elementBytes = elementBytes;
   r.vectorWidth = schedule.vectorWidth;
-  if (schedule.strategy == Strategy::Cluster && cols)
-    r.features = featuresPerBlock(schedule, *cols);
+  if (schedule.strategy == Strategy::Cluster && d)
+    r.features = featuresPerBlock(schedule, *d);
   return r;
 }
 

@@ -23,7 +23,7 @@ normc::scheduleCandidates(const ScheduleProblem &problem) {
   for (int64_t width : {full, std::max<int64_t>(1, full / 2)}) {
     // Without d, assume rows wide enough to keep 1024 threads busy.
     int64_t vectors =
-        problem.cols ? divideCeil(*problem.cols, width) : kMaxBlockThreads * 4;
+        problem.d ? divideCeil(*problem.d, width) : kMaxBlockThreads * 4;
     for (int64_t threads = 1; threads <= kMaxBlockThreads; threads *= 2) {
       if (threads > 32 && vectors * 2 < threads)
         break; // most threads would idle
@@ -42,7 +42,7 @@ normc::scheduleCandidates(const ScheduleProblem &problem) {
       }
     }
   }
-  if (problem.arch >= 90 && problem.cols && *problem.cols >= kMinClusterCols)
+  if (problem.arch >= 90 && problem.d && *problem.d >= kMinClusterD)
     for (int64_t blocks = 2; blocks <= kMaxClusterSize; blocks *= 2)
       for (int64_t threads = 256; threads <= kMaxBlockThreads; threads *= 2) {
         Schedule c =

@@ -25,9 +25,9 @@ int64_t normc::defaultVectorWidth(const ScheduleProblem &problem) {
 }
 
 bool policy::fewVectors(const Schedule &s, const ScheduleProblem &problem) {
-  return problem.cols && vectorsPerThread(s, *problem.cols) * s.vectorWidth *
-                                 problem.widestBits <=
-                             kDefaultRegisterVectors * kMaxAccessBits;
+  return problem.d &&
+         vectorsPerThread(s, *problem.d) * s.vectorWidth * problem.widestBits <=
+             kDefaultRegisterVectors * kMaxAccessBits;
 }
 
 int64_t policy::threadsFor(int64_t features, int64_t width,
@@ -47,8 +47,8 @@ std::optional<RowStorage> keptStorage(Schedule s,
   if (fewVectors(s, problem) && checkSchedule(s, &problem).empty())
     return s.rowStorage;
   s.rowStorage = RowStorage::Shared;
-  if (keptRowRegion(s, problem.cols, problem.keptRowBits() / 8)
-              .bytes(*problem.cols) <= sharedBudget(problem.arch) &&
+  if (keptRowRegion(s, problem.d, problem.keptRowBits() / 8)
+              .bytes(*problem.d) <= sharedBudget(problem.arch) &&
       checkSchedule(s, &problem).empty())
     return s.rowStorage;
   return std::nullopt;
@@ -61,9 +61,9 @@ Schedule normc::defaultSchedule(const ScheduleProblem &problem) {
   // runtime prefers the same schedule with the row in shared memory where
   // d fits the device).
   Schedule s = Schedule::rowGroup(1, 256, width, RowStorage::Global);
-  if (!problem.cols)
+  if (!problem.d)
     return s;
-  s.threadsPerRow = threadsFor(*problem.cols, width, 1);
+  s.threadsPerRow = threadsFor(*problem.d, width, 1);
   s.rowsPerBlock = std::max<int64_t>(1, kMinBlock / s.threadsPerRow);
   s.rowStorage = keptStorage(s, problem);
   if (s.rowStorage)
@@ -73,7 +73,7 @@ Schedule normc::defaultSchedule(const ScheduleProblem &problem) {
   if (problem.arch >= 90)
     for (RowStorage storage : {RowStorage::Registers, RowStorage::Shared})
       for (int64_t blocks = 2; blocks <= kMaxClusterSize; blocks *= 2) {
-        int64_t threads = threadsFor(divideCeil(*problem.cols, blocks), width,
+        int64_t threads = threadsFor(divideCeil(*problem.d, blocks), width,
                                      /*minThreads=*/32);
         Schedule c = Schedule::cluster(blocks, threads, width, storage);
         if (keptStorage(c, problem) == storage)

@@ -16,7 +16,7 @@ constexpr int64_t kVectorsPerThread = 4, kDefaultRegisterVectors = 8;
 /// The fewest threads the heuristic gives a block.
 constexpr int64_t kMinBlock = 128;
 /// The narrowest fixed d clusters are tried for.
-constexpr int64_t kMinClusterCols = 16384;
+constexpr int64_t kMinClusterD = 16384;
 
 /// Whether a thread's part of a row is small enough to keep in registers
 /// by default: at most eight 128-bit vectors of the widest buffer (fewer

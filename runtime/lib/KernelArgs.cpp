@@ -12,19 +12,19 @@ std::string normc::shapeProblem(int64_t rows, int64_t d) {
       "invalid shape [" + std::to_string(rows) + ", " + std::to_string(d) + "]";
   if (rows < 0)
     return shape + ": rows must be at least 0";
-  if (d < 1 || d > kMaxCols)
-    return shape + ": d must be in [1, " + std::to_string(kMaxCols) +
+  if (d < 1 || d > kMaxD)
+    return shape + ": d must be in [1, " + std::to_string(kMaxD) +
            "], the widest row a kernel is made for";
   return "";
 }
 
 PackedArgs::PackedArgs(const KernelLaunchInfo &info, const KernelArgs &args)
     : slots(info.params.size()), pointers(info.params.size()) {
-  if (info.cols && *info.cols != args.cols)
+  if (info.d && *info.d != args.d)
     throw std::invalid_argument(
         "kernel '" + info.name + "' is specialized for d = " +
-        std::to_string(*info.cols) + ", got d = " + std::to_string(args.cols));
-  std::string problem = shapeProblem(args.rows, args.cols);
+        std::to_string(*info.d) + ", got d = " + std::to_string(args.d));
+  std::string problem = shapeProblem(args.rows, args.d);
   if (!problem.empty())
     throw std::invalid_argument(problem);
   for (size_t i = 0; i < info.params.size(); ++i) {
@@ -58,8 +58,8 @@ PackedArgs::PackedArgs(const KernelLaunchInfo &info, const KernelArgs &args)
     case KernelParam::Kind::RowStride: {
       std::string buffer = param.name.substr(0, param.name.size() - 7);
       auto it = args.strides.find(buffer);
-      int64_t stride = it == args.strides.end() ? args.cols : it->second;
-      if (stride < args.cols)
+      int64_t stride = it == args.strides.end() ? args.d : it->second;
+      if (stride < args.d)
         throw std::invalid_argument("row stride of '" + buffer + "' (" +
                                     std::to_string(stride) +
                                     ") is smaller than d");
@@ -69,9 +69,9 @@ PackedArgs::PackedArgs(const KernelLaunchInfo &info, const KernelArgs &args)
     case KernelParam::Kind::RowCount:
       std::memcpy(&slot, &args.rows, sizeof(args.rows));
       break;
-    case KernelParam::Kind::Cols: {
-      int32_t cols = static_cast<int32_t>(args.cols);
-      std::memcpy(&slot, &cols, sizeof(cols));
+    case KernelParam::Kind::D: {
+      int32_t d = static_cast<int32_t>(args.d);
+      std::memcpy(&slot, &d, sizeof(d));
       break;
     }
     }

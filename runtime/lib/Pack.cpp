@@ -14,7 +14,7 @@
 using namespace normc;
 namespace fs = std::filesystem;
 
-static const char kMagic[] = "normc-pack 1";
+static const char kMagic[] = "normc-pack 2";
 
 static void writeFile(const fs::path &path, const std::string &text) {
   std::ofstream out(path, std::ios::binary);
@@ -45,8 +45,10 @@ static std::string whyNotReplaceable(const fs::path &dir) {
   if (empty)
     return "";
   std::string manifest;
+  // A pack of any format (an older normc's too) may be replaced.
+  static const std::string kAnyFormat = "normc-pack ";
   if (readFile((dir / "manifest.txt").string(), manifest, kMaxPackFileBytes) ||
-      manifest.compare(0, sizeof kMagic, std::string(kMagic) + "\n") != 0)
+      manifest.compare(0, kAnyFormat.size(), kAnyFormat) != 0)
     return "holds files and is not a normc pack";
   for (const fs::directory_entry &entry : fs::directory_iterator(dir)) {
     std::string name = entry.path().filename().string();
@@ -75,8 +77,8 @@ void normc::writePack(const std::string &dir, const Pack &pack) {
         throw PackError(dir + ": " + why + "; not replacing it");
     }
     std::ostringstream manifest;
-    manifest << kMagic << "\nnormc " << pack.normcVersion << "\ncols "
-             << (pack.cols ? std::to_string(*pack.cols) : "runtime") << "\n";
+    manifest << kMagic << "\nnormc " << pack.normcVersion << "\nd "
+             << (pack.d ? std::to_string(*pack.d) : "runtime") << "\n";
     fs::path staging = target;
     staging += ".tmp-" + std::to_string(std::random_device{}());
     fs::create_directories(staging);
@@ -148,10 +150,12 @@ static std::string declarationMismatch(const std::string &source,
     bool constant = decl.rfind("const ", 0) == 0;
     bool wide = decl.rfind("long long ", 0) == 0;
     using Kind = KernelParam::Kind;
-    bool kindFits = p.isBuffer()           ? pointer && constant == !p.written
-                    : p.kind == Kind::Cols ? decl.rfind("int ", 0) == 0
-                                           : wide && !pointer;
-    if (decl.substr(nameAt) != p.name || !kindFits)
+    // A kernel for a fixed d leaves its d argument unnamed.
+    bool unnamedD = p.kind == Kind::D && info.d && decl == "int";
+    bool kindFits = p.isBuffer()        ? pointer && constant == !p.written
+                    : p.kind == Kind::D ? decl.rfind("int", 0) == 0
+                                        : wide && !pointer;
+    if ((decl.substr(nameAt) != p.name && !unnamedD) || !kindFits)
       return "parameter " + std::to_string(i + 1) + " of kernel '" + info.name +
              "' is '" + decl + "' in its source, not the " + "manifest's '" +
              p.name + "'";
@@ -186,13 +190,13 @@ Pack normc::parsePack(
         throw fail("not a normc pack (expected '" + std::string(kMagic) + "')");
     } else if (word == "normc") {
       pack.normcVersion = rest;
-    } else if (word == "cols") {
+    } else if (word == "d") {
       if (rest != "runtime") {
-        std::optional<int64_t> cols = parseWholeNumber(rest);
-        if (!cols || *cols < 1 || *cols > kMaxCols)
-          throw fail("cols must be 'runtime' or a whole number in [1, " +
-                     std::to_string(kMaxCols) + "], got '" + rest + "'");
-        pack.cols = cols;
+        std::optional<int64_t> d = parseWholeNumber(rest);
+        if (!d || *d < 1 || *d > kMaxD)
+          throw fail("d must be 'runtime' or a whole number in [1, " +
+                     std::to_string(kMaxD) + "], got '" + rest + "'");
+        pack.d = d;
       }
     } else if (word == "candidate") {
       std::string file = rest.substr(0, rest.find(' '));
@@ -215,9 +219,9 @@ Pack normc::parsePack(
       std::optional<KernelLaunchInfo> info = kernelInfoFromText(rest);
       if (!info || pack.candidates.empty())
         throw fail("bad info line");
-      if (info->cols != pack.cols)
-        throw fail("the kernel's d (cols=" +
-                   (info->cols ? std::to_string(*info->cols) : "runtime") +
+      if (info->d != pack.d)
+        throw fail("the kernel's d (" +
+                   (info->d ? std::to_string(*info->d) : "runtime") +
                    ") is not the pack's");
       std::string mismatch =
           declarationMismatch(pack.candidates.back().source, *info);

@@ -19,7 +19,7 @@ namespace {
 const char kSource[] =
     "NORMC_KERNEL(256, k)(const float *x, long long x_stride, "
     "const float *gamma, float *y, long long y_stride, float *rstd, "
-    "long long rows, int cols) {}\n";
+    "long long rows, int d) {}\n";
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -35,12 +35,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   } catch (const normc::PackError &) {
     return 0;
   }
-  int64_t d = pack.cols.value_or(7);
+  int64_t d = pack.d.value_or(7);
   for (const normc::PackCandidate &c : pack.candidates) {
     if (c.kernels.empty())
       std::abort();
     normc::KernelArgs args;
-    args.cols = d;
+    args.d = d;
     static float buffer[64];
     for (const normc::Argument &a : normc::signatureOf(c.kernels))
       args.buffers[a.name] = buffer;

@@ -31,12 +31,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   dsl::SpecParseResult again = dsl::parseSpecString(canonical, "canonical");
   if (!again.spec || again.spec->canonical() != canonical)
     broken("the canonical text does not read back", canonical);
-  for (std::optional<int64_t> cols :
+  for (std::optional<int64_t> d :
        {std::optional<int64_t>(64), std::optional<int64_t>()})
     for (const Program &program : {Program::forward(), Program::gradient()}) {
       std::string errors;
       std::unique_ptr<SpecCompilation> compilation =
-          SpecCompilation::create(spec, cols, errors, program);
+          SpecCompilation::create(spec, d, errors, program);
       // An fp8 output has no backward: refused with an error, not compiled.
       if (program.backward && spec.quantized()) {
         if (compilation || errors.find("has no backward") == std::string::npos)

@@ -47,15 +47,15 @@ std::string caseName(Format format, Mode mode) {
          std::string(dsl::toString(mode));
 }
 
-/// The kernels of `spec` for d at run time (or fixed at `cols`) with the
+/// The kernels of `spec` for d at run time (or fixed at `d`) with the
 /// heuristic schedule, compiled for the CPU device.
 struct Compiled {
   EmittedModule emitted;
   cpu::CpuModule module;
 };
-Compiled compile(const dsl::Spec &spec, std::optional<int64_t> cols = {}) {
+Compiled compile(const dsl::Spec &spec, std::optional<int64_t> d = {}) {
   std::string errors;
-  auto compilation = SpecCompilation::create(spec, cols, errors);
+  auto compilation = SpecCompilation::create(spec, d, errors);
   EXPECT_TRUE(compilation) << errors;
   std::optional<EmittedModule> emitted = compilation->emitModule({}, errors);
   EXPECT_TRUE(emitted) << errors;
@@ -84,7 +84,7 @@ TEST_P(Fp8Suite, KeepsSection7) {
   Compiled runtimeD = compile(spec);
   size_t values = 0, exact = 0;
   uint64_t seed = 1;
-  for (int64_t d : kSuiteCols)
+  for (int64_t d : kSuiteD)
     for (int64_t rows : kSuiteRows) {
       if (d * rows > 4096 * 257)
         continue; // the widest rows once, not 257 times

@@ -75,7 +75,7 @@ TEST_P(Gradient, MeetsTheBound) {
   dsl::Spec spec = loadShippedSpec(name);
   std::vector<Program> programs = Program::backwards(spec.residualAdd.value);
   unsigned index = 0;
-  for (int64_t d : kSuiteCols) {
+  for (int64_t d : kSuiteD) {
     for (int64_t rows : kSuiteRows) {
       // The widest rows cost the most on the CPU: one row count suffices.
       if (d == 65536 && rows > 1)

@@ -51,7 +51,7 @@ TEST_P(Numerics, MeetsTheBound) {
   dsl::Spec spec = loadShippedSpec(name);
   spec.input.value = input;
   unsigned index = 0;
-  for (int64_t d : kSuiteCols) {
+  for (int64_t d : kSuiteD) {
     for (int64_t rows : kSuiteRows) {
       // The widest rows cost the most on the CPU: one row count suffices.
       if (d == 65536 && rows == 3)

@@ -24,8 +24,8 @@ namespace normc::test {
 inline constexpr const char *kShippedSpecs[] = {
     "layernorm",    "llama_rmsnorm",     "gemma_rmsnorm",    "prmsnorm",
     "t5_layernorm", "fused_add_rmsnorm", "partial_layernorm"};
-inline constexpr int64_t kSuiteCols[] = {1,    7,    64,    127,  1000,
-                                         4096, 4097, 12288, 65536};
+inline constexpr int64_t kSuiteD[] = {1,    7,    64,    127,  1000,
+                                      4096, 4097, 12288, 65536};
 inline constexpr int64_t kSuiteRows[] = {0, 1, 3, 257};
 inline constexpr cpu::LaneOrder kLaneOrders[] = {
     cpu::LaneOrder::Forward, cpu::LaneOrder::Reverse, cpu::LaneOrder::Random,

@@ -51,7 +51,7 @@ const std::vector<Factor> kFactors = {
     {"fusion.save_stats", {"false", "true"}},
     {"case.d", {"1", "7", "64", "1000", "4097", "12288"}},
     {"case.mean", {"0", "50"}},
-    {"case.cols", {"fixed", "run-time"}},
+    {"case.d", {"fixed", "run-time"}},
     {"case.rows", {"1", "6", "33"}},
     {"case.backward",
      {"backward", "backward+saved_stats", "backward+dresidual_out",
@@ -146,14 +146,14 @@ TEST_P(Pairwise, MeetsTheBounds) {
   std::string where =
       "row " + std::to_string(GetParam()) + ": d=" + std::to_string(d) +
       " rows=" + std::to_string(rows) + " mean=" + level(row, "case.mean") +
-      " " + level(row, "case.cols") + " d\n" + specText(row);
+      " " + level(row, "case.d") + " d\n" + specText(row);
   SCOPED_TRACE(where);
 
   CaseData data = makeCase(spec, rows, d, 4000 + GetParam());
   for (double &v : data.x)
     v = reference::roundTo(spec.input.value, v + mean);
   RunOptions options;
-  options.specialize = level(row, "case.cols") == "fixed";
+  options.specialize = level(row, "case.d") == "fixed";
   options.compile = kernelCompileOptions();
   options.launch.laneOrder = kLaneOrders[GetParam() % std::size(kLaneOrders)];
   options.launch.seed = GetParam();

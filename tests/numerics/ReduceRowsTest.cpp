@@ -37,7 +37,7 @@ std::vector<double> run(const EmittedModule &c, const cpu::CpuModule &module,
   std::vector<unsigned char> dgamma(d * 2, 0xff); // bf16 NaNs
   KernelArgs args;
   args.rows = rows;
-  args.cols = d;
+  args.d = d;
   args.buffers["x"] = const_cast<unsigned char *>(x.data());
   args.buffers["dy"] = const_cast<unsigned char *>(dy.data());
   args.buffers["partials"] = partials.data();

@@ -7,7 +7,7 @@ def bits_equal_rate(a: torch.Tensor, b: torch.Tensor) -> float:
     return (a == b).float().mean().item()
 
 
-def within_contract(y: torch.Tensor, ref: torch.Tensor, tol: float) -> float:
+def within_bound(y: torch.Tensor, ref: torch.Tensor, tol: float) -> float:
     """Worst |y - ref| / (2 tol (|ref| + 1)) (the bound of docs/numerics.md
     without its conditioned term, which matters for f32 outputs of rows with
     a large mean only)."""

@@ -252,7 +252,7 @@ Tally checkCandidates(const LoadedPack &p, int64_t rows) {
   Tally tally;
   const dsl::Spec &spec = p.spec;
   // A pack for d at run time is checked at an odd d.
-  int64_t d = p.pack.cols.value_or(1001);
+  int64_t d = p.pack.d.value_or(1001);
   Case c = makeCase(spec, rows, d, 17);
   for (const std::string &schedule : p.norm.schedules(d)) {
     double worst = 0;
@@ -283,18 +283,18 @@ Tally checkCandidates(const LoadedPack &p, int64_t rows) {
 }
 
 /// The numerics matrix through the kernels users get (Norm::forward and
-/// Norm::backward, tuned where the runtime tunes): every d of `cols` (a
+/// Norm::backward, tuned where the runtime tunes): every d of `ds` (a
 /// pack for one d: that d) x rows 0, 1, 3 and 257 (1 only above 16384),
 /// forward, backward and, where the spec saves statistics, the backward
 /// that reads them.
-Tally checkMatrix(const LoadedPack &p, const std::vector<int64_t> &cols) {
+Tally checkMatrix(const LoadedPack &p, const std::vector<int64_t> &ds) {
   Tally tally;
   const dsl::Spec &spec = p.spec;
   std::string input(dsl::toString(spec.input.value));
-  std::vector<int64_t> ds =
-      p.pack.cols ? std::vector<int64_t>{*p.pack.cols} : cols;
+  std::vector<int64_t> checked =
+      p.pack.d ? std::vector<int64_t>{*p.pack.d} : ds;
   uint64_t seed = 100;
-  for (int64_t d : ds) {
+  for (int64_t d : checked) {
     for (int64_t rows : {0, 1, 3, 257}) {
       if (d > 16384 && rows > 1)
         continue;
@@ -330,8 +330,8 @@ Tally checkMatrix(const LoadedPack &p, const std::vector<int64_t> &cols) {
 }
 
 /// "7,64,1000" as numbers; empty on anything else.
-std::vector<int64_t> parseCols(const std::string &text) {
-  std::vector<int64_t> cols;
+std::vector<int64_t> parseDs(const std::string &text) {
+  std::vector<int64_t> ds;
   size_t at = 0;
   while (at <= text.size()) {
     size_t comma = std::min(text.find(',', at), text.size());
@@ -339,10 +339,10 @@ std::vector<int64_t> parseCols(const std::string &text) {
     if (item.empty() || item.find_first_not_of("0123456789") != item.npos ||
         item.size() > 7)
       return {};
-    cols.push_back(*parseWholeNumber(item));
+    ds.push_back(*parseWholeNumber(item));
     at = comma + 1;
   }
-  return cols;
+  return ds;
 }
 
 } // namespace
@@ -352,7 +352,7 @@ int main(int argc, char **argv) {
   options.autotune = 0;
   int64_t rows = 37;
   bool matrix = false;
-  std::vector<int64_t> cols = {1, 7, 64, 127, 1000, 4096, 4097, 12288, 65536};
+  std::vector<int64_t> ds = {1, 7, 64, 127, 1000, 4096, 4097, 12288, 65536};
   std::vector<std::string> packs;
   bool optionsEnded = false;
   for (int i = 1; i < argc; ++i) {
@@ -373,7 +373,7 @@ int main(int argc, char **argv) {
     else if (arg == "--matrix")
       matrix = true;
     else if (arg.rfind("--cols=", 0) == 0 &&
-             !(cols = parseCols(arg.substr(7))).empty())
+             !(ds = parseDs(arg.substr(7))).empty())
       continue;
     else if (arg == "--device=auto")
       continue;
@@ -407,7 +407,7 @@ int main(int argc, char **argv) {
         ++total.failed;
         continue;
       }
-      total.add(matrix ? checkMatrix(*p, cols) : checkCandidates(*p, rows));
+      total.add(matrix ? checkMatrix(*p, ds) : checkCandidates(*p, rows));
     }
     std::printf("summary: %d %s keep the bound, %d fail\n", total.passed,
                 matrix ? "cases" : "candidate kernels", total.failed);

@@ -71,7 +71,7 @@ struct CompileJob {
   std::string input;
   Stage stage = Stage::Cuda;
   std::string arch = "sm_90";
-  std::optional<long long> cols;
+  std::optional<long long> d;
   std::optional<std::string> output;
   ScheduleOptions schedule;
   Program program;
@@ -94,7 +94,7 @@ static OwningOpRef<ModuleOp> loadInput(const CompileJob &job,
   std::optional<dsl::Spec> spec = readSpec(job.input);
   if (!spec)
     return nullptr;
-  OwningOpRef<ModuleOp> module = buildSpecModule(*spec, job.cols, context);
+  OwningOpRef<ModuleOp> module = buildSpecModule(*spec, job.d, context);
   if (failed(deriveProgram(*module, job.program)))
     return nullptr;
   return module;
@@ -203,8 +203,7 @@ static int writeKernelPack(const CompileJob &job) {
   if (!spec)
     return kExitError;
   std::string errors;
-  std::optional<Pack> pack =
-      buildPack(*spec, job.cols, errors, job.schedule.arch);
+  std::optional<Pack> pack = buildPack(*spec, job.d, errors, job.schedule.arch);
   if (!pack) {
     llvm::errs() << job.input << ": error: no schedule candidate compiles:\n"
                  << errors;
@@ -254,7 +253,7 @@ int normc::tool::runCompile(int argc, char **argv) {
     job.output = args->get("--output");
   job.verbose = args->has("-v");
   bool ok = true;
-  job.cols = parsePositive(*args, "--cols", ok);
+  job.d = parsePositive(*args, "--cols", ok);
   job.schedule.threadsPerRow =
       parsePositive(*args, "--threads-per-row", ok).value_or(0);
   job.schedule.rowsPerBlock =
@@ -276,8 +275,8 @@ int normc::tool::runCompile(int argc, char **argv) {
   }
   if (!ok)
     return kExitUsage;
-  if (job.cols && *job.cols > kMaxCols) {
-    usageError("--cols is too large: at most " + std::to_string(kMaxCols));
+  if (job.d && *job.d > kMaxD) {
+    usageError("--cols is too large: at most " + std::to_string(kMaxD));
     return kExitUsage;
   }
   if (args->has("--backward"))
@@ -296,7 +295,7 @@ int normc::tool::runCompile(int argc, char **argv) {
                "computes");
     return kExitUsage;
   }
-  if (job.cols && llvm::StringRef(job.input).ends_with(".mlir")) {
+  if (job.d && llvm::StringRef(job.input).ends_with(".mlir")) {
     usageError("--cols applies to specs; IR already fixes d in its types");
     return kExitUsage;
   }

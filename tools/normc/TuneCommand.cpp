@@ -31,11 +31,11 @@ int normc::tool::runTune(int argc, char **argv) {
   if (!args)
     return exitCode;
   bool ok = true;
-  std::optional<long long> cols = parsePositive(*args, "--cols", ok);
+  std::optional<long long> d = parsePositive(*args, "--cols", ok);
   std::optional<long long> rows = parsePositive(*args, "--rows", ok);
   if (!ok)
     return kExitUsage;
-  if (!cols || !rows) {
+  if (!d || !rows) {
     usageError("tune needs --cols=D and --rows=R");
     return kExitUsage;
   }
@@ -57,7 +57,7 @@ int normc::tool::runTune(int argc, char **argv) {
     Norm norm = runtime.loadSpecFile(args->positional[0]);
     bool backward = args->has("--backward");
     llvm::outs() << "tuning " << norm.name() << (backward ? " backward" : "")
-                 << " for [" << *rows << ", " << *cols << "] on "
+                 << " for [" << *rows << ", " << *d << "] on "
                  << runtime.deviceName() << "\n";
     llvm::outs() << llvm::format("  %-72s %10s\n", "schedule", "time (ms)");
     auto show = [](const TuneResult &result) {
@@ -70,8 +70,8 @@ int normc::tool::runTune(int argc, char **argv) {
                                      result.note.c_str());
       llvm::outs().flush();
     };
-    TuneReport report = backward ? norm.tuneBackward(*cols, *rows, show)
-                                 : norm.tune(*cols, *rows, show);
+    TuneReport report = backward ? norm.tuneBackward(*d, *rows, show)
+                                 : norm.tune(*d, *rows, show);
     llvm::outs() << "winner: " << report.winner
                  << " (stored in the tuning database)\n";
   } catch (const std::exception &error) {

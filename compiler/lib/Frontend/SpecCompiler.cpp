@@ -58,7 +58,7 @@ static std::optional<EmittedModule> emitModuleSource(ModuleOp module) {
 SpecCompilation::~SpecCompilation() = default;
 
 std::unique_ptr<SpecCompilation>
-SpecCompilation::create(const dsl::Spec &spec, std::optional<int64_t> cols,
+SpecCompilation::create(const dsl::Spec &spec, std::optional<int64_t> d,
                         std::string &errors, const Program &program) {
   if (program.backward && spec.quantized()) {
     errors +=
@@ -73,7 +73,7 @@ SpecCompilation::create(const dsl::Spec &spec, std::optional<int64_t> cols,
   std::unique_ptr<SpecCompilation> compilation(new SpecCompilation());
   State &state = *compilation->state;
   state.errors = &errors;
-  state.rows = buildSpecModule(spec, cols, state.context);
+  state.rows = buildSpecModule(spec, d, state.context);
   bool ok = state.rows && succeeded(verify(*state.rows)) &&
             succeeded(deriveProgram(*state.rows, program)) &&
             succeeded(lowerToRows(*state.rows));
@@ -131,10 +131,10 @@ SpecCompilation::emit(const ScheduleOptions &schedule, std::string &errors,
 }
 
 std::optional<EmittedKernel>
-normc::emitSpecKernel(const dsl::Spec &spec, std::optional<int64_t> cols,
+normc::emitSpecKernel(const dsl::Spec &spec, std::optional<int64_t> d,
                       const ScheduleOptions &schedule, std::string &errors) {
   std::unique_ptr<SpecCompilation> compilation =
-      SpecCompilation::create(spec, cols, errors);
+      SpecCompilation::create(spec, d, errors);
   if (!compilation)
     return std::nullopt;
   return compilation->emit(schedule, errors);

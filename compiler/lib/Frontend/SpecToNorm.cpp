@@ -15,7 +15,7 @@ public:
   SpecBuilder(const dsl::Spec &spec, MLIRContext &context)
       : spec(spec), ctx(context), b(&context) {}
 
-  OwningOpRef<ModuleOp> build(std::optional<int64_t> cols);
+  OwningOpRef<ModuleOp> build(std::optional<int64_t> fixedD);
 
 private:
   Location loc(const dsl::SourceLoc &where) {
@@ -55,7 +55,7 @@ private:
 
 } // namespace
 
-OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> cols) {
+OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> fixedD) {
   ctx.loadDialect<norm::NormDialect, arith::ArithDialect>();
   Location specLoc = loc(spec.name.loc);
   OwningOpRef<ModuleOp> module = ModuleOp::create(specLoc);
@@ -63,7 +63,7 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> cols) {
   auto specOp = norm::SpecOp::create(b, specLoc, spec.name.value);
   b.setInsertionPointToStart(&specOp.getBody().emplaceBlock());
 
-  int64_t d = cols ? *cols : ShapedType::kDynamic;
+  int64_t d = fixedD ? *fixedD : ShapedType::kDynamic;
   Type acc = elementType(spec.accumulate.value);
   auto rowsOf = [&](dsl::DType t) {
     return RankedTensorType::get({ShapedType::kDynamic, d}, elementType(t));
@@ -235,7 +235,7 @@ Value SpecBuilder::quantize(Value y, Value staticScale) {
 }
 
 OwningOpRef<ModuleOp> normc::buildSpecModule(const dsl::Spec &spec,
-                                             std::optional<int64_t> cols,
+                                             std::optional<int64_t> d,
                                              MLIRContext &context) {
-  return SpecBuilder(spec, context).build(cols);
+  return SpecBuilder(spec, context).build(d);
 }

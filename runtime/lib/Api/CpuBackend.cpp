@@ -74,13 +74,12 @@ public:
     const auto &kernel = static_cast<const CpuKernel &>(loaded);
     const std::vector<KernelLaunchInfo> &infos = kernel.kernels();
     try {
-      std::vector<KernelLaunch> plan =
-          planLaunches(infos, args.rows, args.cols);
+      std::vector<KernelLaunch> plan = planLaunches(infos, args.rows, args.d);
       KernelArgs all = args;
       std::vector<std::vector<unsigned char>> workspace;
       // Filled with 0xff bytes, a NaN in every float type: a partial sum
       // that no kernel wrote cannot pass for zero.
-      for (auto &[name, bytes] : partialsBuffers(infos, plan, args.cols)) {
+      for (auto &[name, bytes] : partialsBuffers(infos, plan, args.d)) {
         workspace.emplace_back(bytes, 0xff);
         all.buffers[name] = workspace.back().data();
       }
@@ -94,7 +93,7 @@ public:
         cpu::launch(kernel.entries[plan[i].kernel],
                     {static_cast<unsigned>(plan[i].grid), 1, 1},
                     {static_cast<unsigned>(info.blockSize), 1, 1},
-                    info.dynamicSharedBytes(args.cols), packed[i]->data(),
+                    info.dynamicSharedBytes(args.d), packed[i]->data(),
                     options);
       }
     } catch (const std::exception &error) {
@@ -120,7 +119,7 @@ public:
     std::vector<std::vector<unsigned char>> storage;
     KernelArgs args;
     args.rows = rows;
-    args.cols = d;
+    args.d = d;
     for (const Argument &argument : kernel.signature()) {
       storage.emplace_back(argument.bytes(rows, d) + 16, 0);
       args.buffers[argument.name] = storage.back().data();

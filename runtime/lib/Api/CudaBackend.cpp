@@ -140,11 +140,11 @@ public:
     try {
       // Blocks stride over row groups: a few waves of blocks suffice. The
       // cap is the device's, so the partial sums' order is fixed per GPU.
-      std::vector<KernelLaunch> plan = planLaunches(
-          infos, args.rows, args.cols, int64_t(device.smCount) * 32);
+      std::vector<KernelLaunch> plan =
+          planLaunches(infos, args.rows, args.d, int64_t(device.smCount) * 32);
       KernelArgs all = args;
       std::lock_guard<std::mutex> lock(kernel.workspaceLock);
-      auto partials = partialsBuffers(infos, plan, args.cols);
+      auto partials = partialsBuffers(infos, plan, args.d);
       for (size_t i = 0; i < partials.size(); ++i) {
         size_t bytes = std::max<size_t>(partials[i].second, 16);
         if (kernel.workspace.size() <= i) {
@@ -163,7 +163,7 @@ public:
         cuda::launch(kernel.functions[plan[i].kernel],
                      static_cast<unsigned>(plan[i].grid),
                      static_cast<unsigned>(info.blockSize),
-                     info.dynamicSharedBytes(args.cols), packed[i]->data(),
+                     info.dynamicSharedBytes(args.d), packed[i]->data(),
                      stream);
       }
     } catch (const std::exception &error) {
@@ -176,7 +176,7 @@ public:
       std::vector<cuda::Buffer> storage;
       KernelArgs args;
       args.rows = rows;
-      args.cols = d;
+      args.d = d;
       for (const Argument &argument : kernel.signature()) {
         storage.emplace_back(ordinal, argument.bytes(rows, d));
         storage.back().fill(0);

@@ -15,9 +15,9 @@ public:
 
   std::vector<Schedule> schedules(const Program &program, int64_t d,
                                   int arch) const override {
-    if (pack.cols && *pack.cols != d)
+    if (pack.d && *pack.d != d)
       throw Error("the pack for '" + specModel.name.value +
-                  "' is specialized for d = " + std::to_string(*pack.cols) +
+                  "' is specialized for d = " + std::to_string(*pack.d) +
                   ", not d = " + std::to_string(d) +
                   "; make one without --cols for any d");
     std::vector<Schedule> out;
@@ -32,7 +32,7 @@ public:
     return out;
   }
 
-  bool fixesD() const override { return pack.cols.has_value(); }
+  bool fixesD() const override { return pack.d.has_value(); }
 
   Candidate kernel(const Program &program, int64_t d,
                    const Schedule &schedule) const override {

@@ -309,7 +309,7 @@ static void launchOn(const NormState &state, const Program &program,
   const Signature &signature = kernel.signature();
   KernelArgs args;
   args.rows = a.rows;
-  args.cols = a.d;
+  args.d = a.d;
   size_t known = 0;
   for (const auto &[name, tensor] : a.tensors) {
     const Argument *argument = findArgument(signature, name);

@@ -5,19 +5,19 @@
 #include "normc/Policy/Candidates.h"
 
 std::optional<normc::Pack> normc::buildPack(const dsl::Spec &spec,
-                                            std::optional<int64_t> cols,
+                                            std::optional<int64_t> d,
                                             std::string &errors, int arch) {
   Pack pack;
   pack.normcVersion = kVersion;
   pack.specToml = spec.canonical();
-  pack.cols = cols;
+  pack.d = d;
   std::vector<Program> programs = {Program::forward()};
   if (!spec.quantized()) // fp8 outputs have no backward (docs/fp8.md)
     for (const Program &p : Program::backwards(spec.residualAdd.value))
       programs.push_back(p);
   for (const Program &program : programs) {
     std::unique_ptr<SpecCompilation> compilation =
-        SpecCompilation::create(spec, cols, errors, program);
+        SpecCompilation::create(spec, d, errors, program);
     if (!compilation)
       return std::nullopt;
     ScheduleProblem problem = compilation->problem();

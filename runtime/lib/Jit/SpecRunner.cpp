@@ -81,7 +81,7 @@ RunOutputs normc::runModuleOnCpu(const dsl::Spec &spec,
   // One host buffer per argument: inputs from `in`, outputs poisoned; and
   // the partial sums the kernels exchange, poisoned too.
   KernelArgs args;
-  args.cols = in.d;
+  args.d = in.d;
   std::map<std::string, HostBuffer> buffers;
   for (const Argument &a : signature) {
     auto given = in.arrays.find(a.name);

@@ -3,7 +3,7 @@
 // partials, and a second kernel that finishes it.
 // RUN: normc-opt %s --norm-derive-backward="saved-stats=true" --convert-norm-to-sched | FileCheck %s
 
-// CHECK-LABEL: sched.kernel @prms_backward cols(16) accumulate(f32) {
+// CHECK-LABEL: sched.kernel @prms_backward d(16) accumulate(f32) {
 // CHECK:         %[[X:.*]] = sched.buffer "x" : !sched.rows<bf16>
 // CHECK:         %[[RSTD:.*]] = sched.buffer "rstd" : !sched.stats<f32>
 // CHECK:         %[[DX:.*]] = sched.buffer "dx" : !sched.rows<bf16>
@@ -14,7 +14,7 @@
 // CHECK:         sched.map %{{.*}} count %[[K]] : (!sched.row<bf16>) -> !sched.row<f32>
 // CHECK:         sched.store_row %{{.*}}, %[[DX]]
 // CHECK:         sched.reduce_rows %{{.*}} into %[[P]] : (!sched.row<f32>) -> !sched.partials<f32>
-// CHECK-LABEL: sched.kernel @prms_backward_finish cols(16) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 1, row_storage = global>) attributes {launch_order = 1 : i64} {
+// CHECK-LABEL: sched.kernel @prms_backward_finish d(16) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 1, row_storage = global>) attributes {launch_order = 1 : i64} {
 // CHECK-NEXT:    %[[FP:.*]] = sched.buffer "dgamma_partials" : !sched.partials<f32>
 // CHECK-NEXT:    %[[DG:.*]] = sched.buffer "dgamma" : !sched.features<bf16>
 // CHECK-NEXT:    sched.sum_partials %[[FP]] into %[[DG]]

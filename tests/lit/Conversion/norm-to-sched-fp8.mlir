@@ -2,7 +2,7 @@
 
 // A per-row scale: y is a recomputed map in the accumulate type, its amax a
 // max reduction of |y|, and q a map that divides, clamps and rounds to fp8.
-// CHECK-LABEL: sched.kernel @rows_fp8 cols(64) accumulate(f32) {
+// CHECK-LABEL: sched.kernel @rows_fp8 d(64) accumulate(f32) {
 // CHECK-DAG:     %[[X:.*]] = sched.buffer "x" : !sched.rows<bf16>
 // CHECK-DAG:     %[[Q:.*]] = sched.buffer "y" : !sched.rows<f8E4M3FN>
 // CHECK-DAG:     %[[S:.*]] = sched.buffer "scale" : !sched.stats<f32>
@@ -67,7 +67,7 @@ norm.spec @static_fp8 {
 // features hold their group's amax), the scale a recomputed map of it, q a
 // map of y and the scale row, and the scale a store of each group's first
 // feature into a [rows, groups] buffer.
-// CHECK-LABEL: sched.kernel @block_fp8 cols(100) accumulate(f32) {
+// CHECK-LABEL: sched.kernel @block_fp8 d(100) accumulate(f32) {
 // CHECK-DAG:     %[[SB:.*]] = sched.buffer "scale" : !sched.groups<f32>
 // CHECK-DAG:     %[[Q:.*]] = sched.buffer "y" : !sched.rows<f8E4M3FN>
 // CHECK:         %[[Y:.*]] = sched.map %{{.*}} recompute : (!sched.row<bf16>) -> !sched.row<f32>

@@ -1,7 +1,7 @@
 // RUN: normc-opt %s --convert-norm-to-sched --split-input-file | FileCheck %s
 
 // LayerNorm: mean, centered moment, epsilon inside the root.
-// CHECK-LABEL: sched.kernel @layernorm cols(64) accumulate(f32) {
+// CHECK-LABEL: sched.kernel @layernorm d(64) accumulate(f32) {
 // CHECK-DAG:     %[[X:.*]] = sched.buffer "x" : !sched.rows<f32>
 // CHECK-DAG:     %[[G:.*]] = sched.buffer "gamma" : !sched.features<f32>
 // CHECK-DAG:     %[[B:.*]] = sched.buffer "beta" : !sched.features<f32>
@@ -107,7 +107,7 @@ norm.spec @center_only {
 
 // Gemma: the gain offset is added to gamma inside the map; f16 storage with
 // bf16 accumulation converts through f32.
-// CHECK-LABEL: sched.kernel @gemma cols(8) accumulate(bf16) {
+// CHECK-LABEL: sched.kernel @gemma d(8) accumulate(bf16) {
 // CHECK:         sched.map %{{.*}}, %{{.*}} : (!sched.row<f16>, !sched.features<f16>) -> !sched.row<f16> {
 // CHECK-NEXT:    ^bb0(%[[H:.*]]: f16, %[[G:.*]]: f16):
 // CHECK-NEXT:      %[[H32:.*]] = arith.extf %[[H]] : f16 to f32
@@ -129,7 +129,7 @@ norm.spec @gemma {
 
 // T5LayerNorm: n = x * r is rounded to the params type and back before the
 // gain multiplies it; the output is rounded once more.
-// CHECK-LABEL: sched.kernel @t5 cols(8) accumulate(f32) {
+// CHECK-LABEL: sched.kernel @t5 d(8) accumulate(f32) {
 // CHECK:         sched.map %{{.*}}, %{{.*}} : (!sched.row<f32>, !sched.features<bf16>) -> !sched.row<f32> {
 // CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[G:.*]]: bf16):
 // CHECK-NEXT:      %[[N:.*]] = arith.mulf %[[X]], %{{.*}} : f32

@@ -7,7 +7,7 @@
 // thread adds the 4 slots in rank order, and a second cluster barrier
 // keeps a block from writing its slot again (or ending) while another
 // still reads it.
-// CHECK-LABEL: kern.kernel @cluster cols(32768)
+// CHECK-LABEL: kern.kernel @cluster d(32768)
 // CHECK:         %[[SCRATCH:.*]] = kern.shared_scratch warps(32) : !sched.scratch<f32>
 // CHECK-NEXT:    %[[SLOT:.*]] = kern.shared_cluster_slot : !sched.scratch<f32>
 // CHECK-NEXT:    kern.for_row_groups {
@@ -21,7 +21,7 @@
 // CHECK-NEXT:      %[[RSTD:.*]] = math.rsqrt %[[TOTAL]] : f32
 // CHECK-NEXT:      kern.for_chunks unrolled(1) {
 // CHECK-NEXT:        kern.read_kept %[[ROW]]
-sched.kernel @cluster cols(32768) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 4, rows_per_block = 1, threads_per_row = 1024, vector_width = 8, row_storage = registers>) {
+sched.kernel @cluster d(32768) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 4, rows_per_block = 1, threads_per_row = 1024, vector_width = 8, row_storage = registers>) {
   %x = sched.buffer "x" : !sched.rows<bf16>
   %y = sched.buffer "y" : !sched.rows<bf16>
   %row = sched.load_row %x : !sched.rows<bf16>

@@ -3,7 +3,7 @@
 // A max reduction: an uncompensated accumulator that keeps the largest
 // term, warp shuffles and the cross-warp step that do the same. The
 // recomputed y is not kept: each pass that reads it maps the kept x again.
-// CHECK-LABEL: kern.kernel @amax cols(4096)
+// CHECK-LABEL: kern.kernel @amax d(4096)
 // CHECK:         kern.for_row_groups {
 // CHECK-NEXT:      %[[ROW:.*]] = kern.alloc_row vectors(4) : !sched.kept<bf16>
 // CHECK-NOT:       kern.alloc_row
@@ -25,7 +25,7 @@
 // CHECK:             %[[Q:.*]] = kern.map_chunk %[[Y2]]
 // CHECK:               arith.divf %{{.*}}, %[[MAX]] : f32
 // CHECK:             kern.store_chunk %[[Q]]
-sched.kernel @amax cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>) {
+sched.kernel @amax d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>) {
   %x = sched.buffer "x" : !sched.rows<bf16>
   %q = sched.buffer "y" : !sched.rows<f8E4M3FN>
   %row = sched.load_row %x : !sched.rows<bf16>

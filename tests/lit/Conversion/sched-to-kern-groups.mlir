@@ -6,7 +6,7 @@
 // chunk's slot to the chunk's largest |y|, and once every chunk has, the
 // passes that need the group amax read it. The scale is recomputed from
 // the table in the pass that stores it and in the one that divides by it.
-// CHECK-LABEL: kern.kernel @block cols(4096)
+// CHECK-LABEL: kern.kernel @block d(4096)
 // CHECK:         %[[ROWS:.*]] = kern.shared_rows : !sched.kept<bf16>
 // CHECK-NEXT:    %[[T:.*]] = kern.shared_groups group(128) : !sched.group_table<f32>
 // CHECK:         kern.for_row_groups {
@@ -32,7 +32,7 @@
 // CHECK:             %[[Q:.*]] = kern.map_chunk %{{.*}}, %[[S2]]
 // CHECK:             kern.store_chunk %[[Q]]
 // CHECK-NOT:     kern.barrier
-sched.kernel @block cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = shared>) {
+sched.kernel @block d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = shared>) {
   %x = sched.buffer "x" : !sched.rows<bf16>
   %q = sched.buffer "y" : !sched.rows<f8E4M3FN>
   %sb = sched.buffer "scale" : !sched.groups<f32>

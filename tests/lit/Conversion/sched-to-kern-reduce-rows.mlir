@@ -31,14 +31,14 @@
 // LOOPS-NEXT:      kern.store_feature %[[V]], %[[OUT]] : bf16, !sched.features<bf16>
 
 // CUDA: // Launch sequence (one stream, in this order): dgamma_partials dgamma_finish
-// CUDA-LABEL: NORMC_KERNEL(128, dgamma_partials)(const __nv_bfloat16 *x, long long x_stride, const __nv_bfloat16 *dy, long long dy_stride, float *partials, long long rows, int cols)
+// CUDA-LABEL: NORMC_KERNEL(128, dgamma_partials)(const __nv_bfloat16 *x, long long x_stride, const __nv_bfloat16 *dy, long long dy_stride, float *partials, long long rows, int d)
 // CUDA:   float *partials_row = partials + ((long long)blockIdx.x * 4 + row_in_block) * d;
 // CUDA:   for (int c = lane_in_row * 4; c < d; c += 128) {
 // CUDA:         partials_row[c + e] = {{c[0-9]+}}[e];
 // CUDA:       if (row < rows) {
 // CUDA:             partials_row[c + e] += {{s[0-9]+}};
 // CUDA-NOT: __syncthreads
-// CUDA-LABEL: NORMC_KERNEL(128, dgamma_finish)(const float *partials, __nv_bfloat16 *dgamma, long long rows, int cols)
+// CUDA-LABEL: NORMC_KERNEL(128, dgamma_finish)(const float *partials, __nv_bfloat16 *dgamma, long long rows, int d)
 // CUDA:   for (int f = blockIdx.x * blockDim.x + threadIdx.x; f < d; f += gridDim.x * blockDim.x) {
 // CUDA:     for (long long b = 0; b < rows; ++b)
 // CUDA:       normc_add_compensated([[T:s[0-9]+]], [[T]]_carry, partials[b * d + f]);

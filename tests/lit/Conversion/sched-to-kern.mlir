@@ -3,7 +3,7 @@
 // Registers: the row is kept once and read back in each later pass; a
 // reduction is an accumulator, warp shuffles, and across the 4 warps the
 // scratch between two barriers.
-// CHECK-LABEL: kern.kernel @registers cols(4096)
+// CHECK-LABEL: kern.kernel @registers d(4096)
 // CHECK:         %[[X:.*]] = sched.buffer "x"
 // CHECK:         %[[G:.*]] = sched.buffer "gamma"
 // CHECK:         %[[Y:.*]] = sched.buffer "y"
@@ -34,7 +34,7 @@
 // CHECK:             kern.store_chunk %[[OUT]], %[[Y]]
 // CHECK-NOT:     sched.load_row
 // CHECK-NOT:     sched.map {{.*}}!sched.row
-sched.kernel @registers cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>) {
+sched.kernel @registers d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>) {
   %x = sched.buffer "x" : !sched.rows<bf16>
   %g = sched.buffer "gamma" : !sched.features<bf16>
   %y = sched.buffer "y" : !sched.rows<bf16>

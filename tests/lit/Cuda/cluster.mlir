@@ -4,7 +4,7 @@
 // (copied there asynchronously), and the exchange of block totals through distributed shared memory
 // between two cluster barriers.
 // RUN: %normc compile %s --emit=cuda | FileCheck %s
-// CHECK-LABEL: NORMC_CLUSTER_KERNEL(256, 2, cluster)(const float *x, long long x_stride, float *y, long long y_stride, long long rows, int cols)
+// CHECK-LABEL: NORMC_CLUSTER_KERNEL(256, 2, cluster)(const float *x, long long x_stride, float *y, long long y_stride, long long rows, int)
 // CHECK:       const int slice_begin = normc_cluster_rank() * 3072;
 // CHECK-NEXT:  const int slice_end = min(d, slice_begin + 3072);
 // CHECK:       const int pitch = 3072; // the slice
@@ -23,7 +23,7 @@
 // CHECK-NEXT:    [[T]] += *normc_cluster_shared(cluster_slot, r);
 // CHECK-NEXT:  normc_cluster_sync();
 // CHECK:       ([[K]] + (c - slice_begin))[e]
-sched.kernel @cluster cols(5000) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
+sched.kernel @cluster d(5000) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
   %x = sched.buffer "x" : !sched.rows<f32>
   %y = sched.buffer "y" : !sched.rows<f32>
   %row = sched.load_row %x : !sched.rows<f32>

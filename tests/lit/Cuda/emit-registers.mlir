@@ -2,7 +2,7 @@
 
 // Each kernel-level op prints as a few lines of CUDA.
 // CHECK: #define NORMC_KERNEL(threads, name)
-// CHECK-LABEL: NORMC_KERNEL(128, rms)(const __nv_bfloat16 *x, long long x_stride, const __nv_bfloat16 *gamma, __nv_bfloat16 *y, long long y_stride, float *rstd, long long rows, int cols) {
+// CHECK-LABEL: NORMC_KERNEL(128, rms)(const __nv_bfloat16 *x, long long x_stride, const __nv_bfloat16 *gamma, __nv_bfloat16 *y, long long y_stride, float *rstd, long long rows, int) {
 // CHECK:   const int d = 4096; // fixed at compile time
 // CHECK:   const int lane_in_row = threadIdx.x % 128;
 // CHECK:   const bool gamma_vec = normc_aligned(gamma, 16);
@@ -61,7 +61,7 @@
 // CHECK: extern "C" void normc_cpu_entry_rms(void **args) {
 // CHECK:   NORMC_CPU_KERNEL(rms)(*reinterpret_cast<const __nv_bfloat16 * const *>(args[0]),
 // CHECK:       *reinterpret_cast<int const *>(args[7]));
-sched.kernel @rms cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>) {
+sched.kernel @rms d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>) {
   %x = sched.buffer "x" : !sched.rows<bf16>
   %g = sched.buffer "gamma" : !sched.features<bf16>
   %y = sched.buffer "y" : !sched.rows<bf16>

@@ -3,7 +3,7 @@
 // chunk's largest |y|, read back for the scale, and each group's scale
 // stored by the chunk that starts it, into [rows, groups].
 // RUN: %normc compile %s --emit=cuda | FileCheck %s
-// CHECK-LABEL: NORMC_KERNEL(128, block)(const __nv_bfloat16 *x, long long x_stride, __nv_fp8_e4m3 *y, long long y_stride, float *scale, long long rows, int cols)
+// CHECK-LABEL: NORMC_KERNEL(128, block)(const __nv_bfloat16 *x, long long x_stride, __nv_fp8_e4m3 *y, long long y_stride, float *scale, long long rows, int)
 // CHECK:       const int groups = (d + 127) / 128; // groups of 128 features a row
 // CHECK:       NORMC_DYNAMIC_SHARED(shared_rows);
 // CHECK:       const int region_0 = 0;
@@ -17,7 +17,7 @@
 // CHECK:       if (row < rows && c < d && c % 128 == 0)
 // CHECK-NEXT:    scale[row * groups + c / 128] = {{c[0-9]+}}[0];
 // CHECK:       normc_store<8>(y_row,
-sched.kernel @block cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = shared>) {
+sched.kernel @block d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = shared>) {
   %x = sched.buffer "x" : !sched.rows<bf16>
   %q = sched.buffer "y" : !sched.rows<f8E4M3FN>
   %sb = sched.buffer "scale" : !sched.groups<f32>

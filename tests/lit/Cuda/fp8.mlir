@@ -3,7 +3,7 @@
 // rounded by the toolkit's conversion, stored vector_width values at a time.
 // RUN: %normc compile %s --emit=cuda | FileCheck %s
 // CHECK:       #include <cuda_fp8.h>
-// CHECK-LABEL: NORMC_KERNEL(256, amax)(const float *x, long long x_stride, const float *scale, __nv_fp8_e4m3 *y, long long y_stride, float *amax, long long rows, int cols)
+// CHECK-LABEL: NORMC_KERNEL(256, amax)(const float *x, long long x_stride, const float *scale, __nv_fp8_e4m3 *y, long long y_stride, float *amax, long long rows, int d)
 // CHECK:       const bool y_vec = normc_aligned(y_row, 4);
 // CHECK:       const float [[S:s[0-9]+]] = scale[0];
 // CHECK:       const float [[M:s[0-9]+]] = normc_abs(

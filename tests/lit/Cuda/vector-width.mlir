@@ -17,7 +17,7 @@
 // W2: normc_load<2>(
 // W2: reduce_scratch[row_in_block * 8 + (lane_in_row >> 5)]
 // W2: normc_store<2>(y_row,
-sched.kernel @rms cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>) {
+sched.kernel @rms d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>) {
   %x = sched.buffer "x" : !sched.rows<bf16>
   %y = sched.buffer "y" : !sched.rows<bf16>
   %row = sched.load_row %x : !sched.rows<bf16>

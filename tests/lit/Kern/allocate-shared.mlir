@@ -9,7 +9,7 @@
 // CHECK:         kern.shared_rows region(0) : !sched.kept<f32>, !sched.kept<bf16>
 // CHECK-NEXT:    kern.shared_groups group(128) region(2) : !sched.group_table<f32>
 // CHECK-NEXT:    kern.shared_scratch warps(8) : !sched.scratch<f32>
-kern.kernel @rows_then_table cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 2, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
+kern.kernel @rows_then_table d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 2, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
   %slots:2 = kern.shared_rows : !sched.kept<f32>, !sched.kept<bf16>
   %t = kern.shared_groups group(128) : !sched.group_table<f32>
   %scratch = kern.shared_scratch warps(8) : !sched.scratch<f32>
@@ -24,7 +24,7 @@ kern.kernel @rows_then_table cols(4096) accumulate(f32) schedule(#sched.schedule
 // CHECK-LABEL: kern.kernel @cluster_slice
 // CHECK-SAME:    shared(#kern.shared_layout<[<rows = 1, bytes = 2, vector_width = 8, features = 8192>]>)
 // CHECK:         kern.shared_rows region(0) : !sched.kept<bf16>
-kern.kernel @cluster_slice cols(32768) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 4, rows_per_block = 1, threads_per_row = 1024, vector_width = 8, row_storage = shared>) {
+kern.kernel @cluster_slice d(32768) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 4, rows_per_block = 1, threads_per_row = 1024, vector_width = 8, row_storage = shared>) {
   %k = kern.shared_rows : !sched.kept<bf16>
   %scratch = kern.shared_scratch warps(32) : !sched.scratch<f32>
   %slot = kern.shared_cluster_slot : !sched.scratch<f32>
@@ -38,7 +38,7 @@ kern.kernel @cluster_slice cols(32768) accumulate(f32) schedule(#sched.schedule<
 // CHECK-LABEL: kern.kernel @no_dynamic_shared
 // CHECK-NOT:     shared(
 // CHECK:         kern.shared_scratch
-kern.kernel @no_dynamic_shared cols(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 2, threads_per_row = 64, vector_width = 2, row_storage = registers>) {
+kern.kernel @no_dynamic_shared d(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 2, threads_per_row = 64, vector_width = 2, row_storage = registers>) {
   %scratch = kern.shared_scratch warps(2) : !sched.scratch<f32>
   kern.for_row_groups {
   }
@@ -49,7 +49,7 @@ kern.kernel @no_dynamic_shared cols(256) accumulate(f32) schedule(#sched.schedul
 // The kept row fits (224 KiB), but not with the table of group maxima and
 // the scratch: the kernel the pass lays out fails to verify.
 // expected-error @+1 {{needs 243840 bytes of shared memory at d = 57344, more than a block can have (232448)}}
-kern.kernel @over_the_limit cols(57344) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 1024, vector_width = 4, row_storage = shared>) {
+kern.kernel @over_the_limit d(57344) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 1024, vector_width = 4, row_storage = shared>) {
   %slots:1 = kern.shared_rows : !sched.kept<f32>
   %t = kern.shared_groups group(16) : !sched.group_table<f32>
   %scratch = kern.shared_scratch warps(32) : !sched.scratch<f32>

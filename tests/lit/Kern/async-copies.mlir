@@ -15,7 +15,7 @@
 // CHECK-NEXT:    kern.for_chunks {
 // CHECK-NEXT:      kern.read_kept %[[K]]
 // CHECK-NOT:   kern.async_wait
-kern.kernel @staged cols(65536) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 1024, vector_width = 8, row_storage = shared>) {
+kern.kernel @staged d(65536) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 1024, vector_width = 8, row_storage = shared>) {
   %x = sched.buffer "x" : !sched.rows<bf16>
   %y = sched.buffer "y" : !sched.rows<bf16>
   %k = kern.shared_rows : !sched.kept<bf16>
@@ -47,7 +47,7 @@ kern.kernel @staged cols(65536) accumulate(f32) schedule(#sched.schedule<row_gro
 // twice, and rows kept in registers stay as they are.
 // CHECK-LABEL: kern.kernel @computed
 // CHECK-NOT:   kern.async
-kern.kernel @computed cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
+kern.kernel @computed d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
   %x = sched.buffer "x" : !sched.rows<f32>
   %h = sched.buffer "h" : !sched.rows<f32>
   %k = kern.shared_rows : !sched.kept<f32>
@@ -69,7 +69,7 @@ kern.kernel @computed cols(4096) accumulate(f32) schedule(#sched.schedule<row_gr
 
 // CHECK-LABEL: kern.kernel @in_registers
 // CHECK-NOT:   kern.async
-kern.kernel @in_registers cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = registers>) {
+kern.kernel @in_registers d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = registers>) {
   %x = sched.buffer "x" : !sched.rows<f32>
   kern.for_row_groups {
     %k = kern.alloc_row vectors(4) : !sched.kept<f32>
@@ -95,7 +95,7 @@ kern.kernel @in_registers cols(4096) accumulate(f32) schedule(#sched.schedule<ro
 // CHECK-NEXT:    }
 // CHECK-NEXT:    kern.async_wait
 // CHECK-NEXT:  }
-kern.kernel @two_rows cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
+kern.kernel @two_rows d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
   %x = sched.buffer "x" : !sched.rows<f32>
   %r = sched.buffer "residual" : !sched.rows<f32>
   %y = sched.buffer "y" : !sched.rows<f32>

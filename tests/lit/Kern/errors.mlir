@@ -2,7 +2,7 @@
 
 // Kernel level: what the emitter cannot print or the GPU cannot run.
 
-kern.kernel @mixed_levels cols(64) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 4, threads_per_row = 32, vector_width = 4, row_storage = global>) {
+kern.kernel @mixed_levels d(64) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 4, threads_per_row = 32, vector_width = 4, row_storage = global>) {
   %x = sched.buffer "x" : !sched.rows<f32>
   kern.for_row_groups {
   }
@@ -12,7 +12,7 @@ kern.kernel @mixed_levels cols(64) accumulate(f32) schedule(#sched.schedule<row_
 
 // -----
 // expected-error @+1 {{invalid schedule: row_storage = shared needs 262144 bytes of shared memory, more than a block can have (232448)}}
-kern.kernel @shared_limit cols(65536) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 1024, vector_width = 4, row_storage = shared>) {
+kern.kernel @shared_limit d(65536) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 1024, vector_width = 4, row_storage = shared>) {
   %slots:1 = kern.shared_rows : !sched.kept<f32>
   %scratch = kern.shared_scratch warps(32) : !sched.scratch<f32>
   kern.for_row_groups {
@@ -22,7 +22,7 @@ kern.kernel @shared_limit cols(65536) accumulate(f32) schedule(#sched.schedule<r
 // -----
 // The kept row fits (224 KiB), but not with the table of group maxima.
 // expected-error @+1 {{needs 243712 bytes of shared memory at d = 57344, more than a block can have (232448)}}
-kern.kernel @shared_limit_with_groups cols(57344) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 1024, vector_width = 4, row_storage = shared>) shared(#kern.shared_layout<[<rows = 1, bytes = 4, vector_width = 4>, <rows = 1, bytes = 4, group = 16>]>) {
+kern.kernel @shared_limit_with_groups d(57344) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 1024, vector_width = 4, row_storage = shared>) shared(#kern.shared_layout<[<rows = 1, bytes = 4, vector_width = 4>, <rows = 1, bytes = 4, group = 16>]>) {
   %slots:1 = kern.shared_rows region(0) : !sched.kept<f32>
   %t = kern.shared_groups group(16) region(1) : !sched.group_table<f32>
   kern.for_row_groups {
@@ -30,7 +30,7 @@ kern.kernel @shared_limit_with_groups cols(57344) accumulate(f32) schedule(#sche
 }
 
 // -----
-kern.kernel @warp_lanes cols(64) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 8, threads_per_row = 16, vector_width = 4, row_storage = global>) {
+kern.kernel @warp_lanes d(64) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 8, threads_per_row = 16, vector_width = 4, row_storage = global>) {
   kern.for_row_groups {
     %c = arith.constant 1.0 : f32
     // expected-error @+1 {{sums 32 lanes, but a row has only 16 threads}}
@@ -39,7 +39,7 @@ kern.kernel @warp_lanes cols(64) accumulate(f32) schedule(#sched.schedule<row_gr
 }
 
 // -----
-kern.kernel @scratch_warps cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+kern.kernel @scratch_warps d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
   %scratch = kern.shared_scratch warps(4) : !sched.scratch<f32>
   kern.for_row_groups {
     %c = arith.constant 1.0 : f32
@@ -49,7 +49,7 @@ kern.kernel @scratch_warps cols(4096) accumulate(f32) schedule(#sched.schedule<r
 }
 
 // -----
-kern.kernel @unrolled_count cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = registers>) {
+kern.kernel @unrolled_count d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = registers>) {
   kern.for_row_groups {
     // expected-error @+1 {{unrolled(2) must cover the row: 4 chunks a thread}}
     kern.for_chunks unrolled(2) {
@@ -58,7 +58,7 @@ kern.kernel @unrolled_count cols(4096) accumulate(f32) schedule(#sched.schedule<
 }
 
 // -----
-kern.kernel @registers_need_unrolled cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = registers>) {
+kern.kernel @registers_need_unrolled d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = registers>) {
   %x = sched.buffer "x" : !sched.rows<f32>
   kern.for_row_groups {
     %v = kern.alloc_row vectors(4) : !sched.kept<f32>
@@ -71,7 +71,7 @@ kern.kernel @registers_need_unrolled cols(4096) accumulate(f32) schedule(#sched.
 }
 
 // -----
-kern.kernel @chunk_outside_loop cols(64) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 4, threads_per_row = 32, vector_width = 4, row_storage = global>) {
+kern.kernel @chunk_outside_loop d(64) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 4, threads_per_row = 32, vector_width = 4, row_storage = global>) {
   %x = sched.buffer "x" : !sched.rows<f32>
   kern.for_row_groups {
     // expected-error @+1 {{expects parent op 'kern.for_chunks'}}
@@ -94,7 +94,7 @@ kern.kernel @group_table_of_f16 accumulate(f32) schedule(#sched.schedule<row_gro
 }
 
 // -----
-kern.kernel @group_table_before_rows cols(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = shared>) {
+kern.kernel @group_table_before_rows d(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = shared>) {
   // expected-error @+1 {{must follow kern.shared_rows}}
   %t = kern.shared_groups group(128) : !sched.group_table<f32>
   %r = kern.shared_rows : !sched.kept<f32>
@@ -103,14 +103,14 @@ kern.kernel @group_table_before_rows cols(256) accumulate(f32) schedule(#sched.s
 }
 
 // -----
-kern.kernel @two_group_tables cols(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) {
+kern.kernel @two_group_tables d(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) {
   // expected-error @+1 {{must be the kernel's only group table}}
   %t = kern.shared_groups group(128) : !sched.group_table<f32>
   %u = kern.shared_groups group(128) : !sched.group_table<f32>
 }
 
 // -----
-kern.kernel @read_group_outside_rows cols(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) {
+kern.kernel @read_group_outside_rows d(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) {
   %t = kern.shared_groups group(128) : !sched.group_table<f32>
   kern.for_chunks {
     // expected-error @+1 {{reads the current row's groups outside kern.for_row_groups}}
@@ -121,7 +121,7 @@ kern.kernel @read_group_outside_rows cols(256) accumulate(f32) schedule(#sched.s
 }
 
 // -----
-kern.kernel @store_group_of_another_type cols(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) {
+kern.kernel @store_group_of_another_type d(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) {
   %s = sched.buffer "scale" : !sched.groups<f16>
   %t = kern.shared_groups group(128) : !sched.group_table<f32>
   kern.for_row_groups {
@@ -135,19 +135,19 @@ kern.kernel @store_group_of_another_type cols(256) accumulate(f32) schedule(#sch
 
 // -----
 // expected-error @+1 {{invalid schedule: strategy cluster cannot spread per-feature sums over rows or per-group values over the blocks of a cluster}}
-kern.kernel @cluster_with_groups cols(4096) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+kern.kernel @cluster_with_groups d(4096) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
   %s = sched.buffer "scale" : !sched.groups<f32>
   %t = kern.shared_groups group(128) : !sched.group_table<f32>
 }
 
 // -----
-kern.kernel @cluster_ops_in_a_row_group cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+kern.kernel @cluster_ops_in_a_row_group d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
   // expected-error @+1 {{needs a kernel of strategy cluster}}
   %slot = kern.shared_cluster_slot : !sched.scratch<f32>
 }
 
 // -----
-kern.kernel @cluster_sum_of_a_warp_scratch cols(4096) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+kern.kernel @cluster_sum_of_a_warp_scratch d(4096) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
   %s = kern.shared_scratch warps(8) : !sched.scratch<f32>
   kern.for_row_groups {
     // expected-error @+1 {{needs a slot of kern.shared_cluster_slot}}
@@ -156,13 +156,13 @@ kern.kernel @cluster_sum_of_a_warp_scratch cols(4096) accumulate(f32) schedule(#
 }
 
 // -----
-kern.kernel @cluster_slot_of_another_type cols(4096) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+kern.kernel @cluster_slot_of_another_type d(4096) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
   // expected-error @+1 {{must hold the accumulate type}}
   %slot = kern.shared_cluster_slot : !sched.scratch<f64>
 }
 
 // -----
-kern.kernel @async_read_before_wait cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
+kern.kernel @async_read_before_wait d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
   %x = sched.buffer "x" : !sched.rows<f32>
   %k = kern.shared_rows : !sched.kept<f32>
   kern.for_row_groups {
@@ -179,7 +179,7 @@ kern.kernel @async_read_before_wait cols(4096) accumulate(f32) schedule(#sched.s
 }
 
 // -----
-kern.kernel @async_copy_never_waited_for cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
+kern.kernel @async_copy_never_waited_for d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
   %x = sched.buffer "x" : !sched.rows<f32>
   %k = kern.shared_rows : !sched.kept<f32>
   kern.for_row_groups {
@@ -191,7 +191,7 @@ kern.kernel @async_copy_never_waited_for cols(4096) accumulate(f32) schedule(#sc
 }
 
 // -----
-kern.kernel @async_copy_into_registers cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = registers>) {
+kern.kernel @async_copy_into_registers d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = registers>) {
   %x = sched.buffer "x" : !sched.rows<f32>
   kern.for_row_groups {
     %k = kern.alloc_row vectors(4) : !sched.kept<f32>
@@ -204,7 +204,7 @@ kern.kernel @async_copy_into_registers cols(4096) accumulate(f32) schedule(#sche
 }
 
 // -----
-kern.kernel @async_copy_of_two_bytes cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 1, row_storage = shared>) {
+kern.kernel @async_copy_of_two_bytes d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 1, row_storage = shared>) {
   %x = sched.buffer "x" : !sched.rows<bf16>
   %k = kern.shared_rows : !sched.kept<bf16>
   kern.for_row_groups {
@@ -217,7 +217,7 @@ kern.kernel @async_copy_of_two_bytes cols(4096) accumulate(f32) schedule(#sched.
 }
 
 // -----
-kern.kernel @async_copy_of_another_type cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
+kern.kernel @async_copy_of_another_type d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
   %x = sched.buffer "x" : !sched.rows<f16>
   %k = kern.shared_rows : !sched.kept<f32>
   kern.for_row_groups {
@@ -230,21 +230,21 @@ kern.kernel @async_copy_of_another_type cols(4096) accumulate(f32) schedule(#sch
 }
 
 // -----
-kern.kernel @async_wait_outside_the_row_loop cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
+kern.kernel @async_wait_outside_the_row_loop d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
   // expected-error @+1 {{expects parent op 'kern.for_row_groups'}}
   kern.async_wait
 }
 
 // -----
 // expected-error @+1 {{has the shared layout #kern.shared_layout<[<rows = 1, bytes = 2, vector_width = 4>]>, but its ops need #kern.shared_layout<[<rows = 1, bytes = 4, vector_width = 4>]>}}
-kern.kernel @layout_of_another_type cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) shared(#kern.shared_layout<[<rows = 1, bytes = 2, vector_width = 4>]>) {
+kern.kernel @layout_of_another_type d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) shared(#kern.shared_layout<[<rows = 1, bytes = 2, vector_width = 4>]>) {
   %k = kern.shared_rows region(0) : !sched.kept<f32>
   kern.for_row_groups {
   }
 }
 
 // -----
-kern.kernel @region_without_layout cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
+kern.kernel @region_without_layout d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) {
   // expected-error @+1 {{names a region, but the kernel has no shared layout}}
   %k = kern.shared_rows region(0) : !sched.kept<f32>
   kern.for_row_groups {
@@ -252,7 +252,7 @@ kern.kernel @region_without_layout cols(4096) accumulate(f32) schedule(#sched.sc
 }
 
 // -----
-kern.kernel @layout_without_region cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) shared(#kern.shared_layout<[<rows = 1, bytes = 4, vector_width = 4>]>) {
+kern.kernel @layout_without_region d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) shared(#kern.shared_layout<[<rows = 1, bytes = 4, vector_width = 4>]>) {
   // expected-error @+1 {{needs its region in the kernel's shared layout; run kern-allocate-shared}}
   %k = kern.shared_rows : !sched.kept<f32>
   kern.for_row_groups {
@@ -260,7 +260,7 @@ kern.kernel @layout_without_region cols(4096) accumulate(f32) schedule(#sched.sc
 }
 
 // -----
-kern.kernel @table_over_a_row cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) shared(#kern.shared_layout<[<rows = 1, bytes = 4, vector_width = 4>, <rows = 1, bytes = 4, group = 128>]>) {
+kern.kernel @table_over_a_row d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = shared>) shared(#kern.shared_layout<[<rows = 1, bytes = 4, vector_width = 4>, <rows = 1, bytes = 4, group = 128>]>) {
   %k = kern.shared_rows region(0) : !sched.kept<f32>
   // expected-error @+1 {{must take region 1, after the kept rows; got 0}}
   %t = kern.shared_groups group(128) region(0) : !sched.group_table<f32>
@@ -270,17 +270,17 @@ kern.kernel @table_over_a_row cols(4096) accumulate(f32) schedule(#sched.schedul
 
 // -----
 // expected-error @+1 {{invalid shared layout: a region has 1 to 1024 rows, got 0}}
-kern.kernel @layout_of_no_rows cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) shared(#kern.shared_layout<[<rows = 0, bytes = 4, vector_width = 4>]>) {
+kern.kernel @layout_of_no_rows d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) shared(#kern.shared_layout<[<rows = 0, bytes = 4, vector_width = 4>]>) {
 }
 
 // -----
 // expected-error @+1 {{invalid shared layout: a region per group has groups of a power of two in [16, 1024] features and no vector width, got group 100, vector width 1}}
-kern.kernel @layout_group cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) shared(#kern.shared_layout<[<rows = 1, bytes = 4, group = 100>]>) {
+kern.kernel @layout_group d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) shared(#kern.shared_layout<[<rows = 1, bytes = 4, group = 100>]>) {
 }
 
 // -----
 // expected-error @+1 {{unknown region field 'offset'; expected rows, bytes, vector_width, features or group}}
-kern.kernel @layout_field cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) shared(#kern.shared_layout<[<rows = 1, offset = 4>]>) {
+kern.kernel @layout_field d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) shared(#kern.shared_layout<[<rows = 1, offset = 4>]>) {
 }
 
 // -----
@@ -337,7 +337,7 @@ kern.kernel @buffer_in_loop accumulate(f32) schedule(#sched.schedule<row_group, 
 }
 
 // -----
-kern.kernel @map_in_kernel_level cols(64) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 1, row_storage = global>) {
+kern.kernel @map_in_kernel_level d(64) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 1, row_storage = global>) {
   %x = sched.buffer "x" : !sched.rows<f32>
   kern.for_row_groups {
     kern.for_chunks {

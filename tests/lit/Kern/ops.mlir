@@ -2,7 +2,7 @@
 // RUN: normc-opt %s --split-input-file --mlir-print-op-generic | normc-opt --split-input-file | FileCheck %s
 
 // Kernel level: every decision the emitter needs is an op.
-// CHECK-LABEL: kern.kernel @kernel_level cols(256) accumulate(f32)
+// CHECK-LABEL: kern.kernel @kernel_level d(256) accumulate(f32)
 // CHECK:         %[[SLOTS:.*]]:2 = kern.shared_rows : !sched.kept<f32>, !sched.kept<bf16>
 // CHECK:         %[[SCRATCH:.*]] = kern.shared_scratch warps(2) : !sched.scratch<f32>
 // CHECK:         kern.for_row_groups {
@@ -21,7 +21,7 @@
 // CHECK:           kern.for_chunks unrolled(2) {
 // CHECK:             kern.map_chunk
 // CHECK:             kern.store_chunk
-kern.kernel @kernel_level cols(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 2, threads_per_row = 64, vector_width = 2, row_storage = registers>) {
+kern.kernel @kernel_level d(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 2, threads_per_row = 64, vector_width = 2, row_storage = registers>) {
   %x = sched.buffer "x" : !sched.rows<f32>
   %y = sched.buffer "y" : !sched.rows<f32>
   %slots:2 = kern.shared_rows : !sched.kept<f32>, !sched.kept<bf16>
@@ -59,13 +59,13 @@ kern.kernel @kernel_level cols(256) accumulate(f32) schedule(#sched.schedule<row
 }
 
 // -----
-// CHECK-LABEL: kern.kernel @group_table cols(256) accumulate(f32)
+// CHECK-LABEL: kern.kernel @group_table d(256) accumulate(f32)
 // CHECK:         %[[T:.*]] = kern.shared_groups group(128) : !sched.group_table<f32>
 // CHECK:         kern.clear_group %[[T]] : !sched.group_table<f32>
 // CHECK:         kern.accumulate_group_max %[[T]], %{{.*}} : !sched.group_table<f32>, !sched.chunk<f32>
 // CHECK:         %[[G:.*]] = kern.read_group %[[T]] : !sched.group_table<f32> -> !sched.chunk<f32>
 // CHECK:         kern.store_group %[[G]], %{{.*}} group(128) : !sched.chunk<f32>, !sched.groups<f32>
-kern.kernel @group_table cols(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) {
+kern.kernel @group_table d(256) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) {
   %x = sched.buffer "x" : !sched.rows<f32>
   %s = sched.buffer "scale" : !sched.groups<f32>
   %t = kern.shared_groups group(128) : !sched.group_table<f32>
@@ -92,13 +92,13 @@ kern.kernel @group_table cols(256) accumulate(f32) schedule(#sched.schedule<row_
 
 // -----
 // Clusters: the schedule, the slot, its write and sum, the cluster barrier.
-// CHECK-LABEL: kern.kernel @cluster_level cols(65536) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 8, rows_per_block = 1, threads_per_row = 1024, vector_width = 8, row_storage = global>)
+// CHECK-LABEL: kern.kernel @cluster_level d(65536) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 8, rows_per_block = 1, threads_per_row = 1024, vector_width = 8, row_storage = global>)
 // CHECK:         %[[SLOT:.*]] = kern.shared_cluster_slot : !sched.scratch<f32>
 // CHECK:           kern.cluster_write %{{.*}}, %[[SLOT]] : f32, !sched.scratch<f32>
 // CHECK-NEXT:      kern.cluster_barrier
 // CHECK-NEXT:      %{{.*}} = kern.cluster_sum %[[SLOT]] combine(max) : !sched.scratch<f32> -> f32
 // CHECK-NEXT:      kern.cluster_barrier
-kern.kernel @cluster_level cols(65536) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 8, rows_per_block = 1, threads_per_row = 1024, vector_width = 8, row_storage = global>) {
+kern.kernel @cluster_level d(65536) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 8, rows_per_block = 1, threads_per_row = 1024, vector_width = 8, row_storage = global>) {
   %slot = kern.shared_cluster_slot : !sched.scratch<f32>
   kern.for_row_groups {
     %t = arith.constant 1.0 : f32

@@ -10,6 +10,6 @@
 // BAD: error: unknown row-storage 'disk'; expected registers, shared or global
 // ILLEGAL: assign-schedule-options.mlir:[[# @LINE + 2]]:1: error: 'sched.kernel' op invalid schedule: threads_per_row must be a power of two in [1, 1024], got 48
 // TOO-BIG: assign-schedule-options.mlir:[[# @LINE + 1]]:1: error: 'sched.kernel' op invalid schedule: row_storage = shared needs 262144 bytes of shared memory, more than a block can have (232448)
-sched.kernel @bf16_4096 cols(4096) accumulate(f32) {
+sched.kernel @bf16_4096 d(4096) accumulate(f32) {
   %x = sched.buffer "x" : !sched.rows<bf16>
 }

@@ -7,7 +7,7 @@
 // SM90-LABEL:    sched.kernel @bf16_4096
 // SM90-SAME:       row_storage = registers
 // DEFAULT-SAME:    schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>)
-sched.kernel @bf16_4096 cols(4096) accumulate(f32) {
+sched.kernel @bf16_4096 d(4096) accumulate(f32) {
   %x = sched.buffer "x" : !sched.rows<bf16>
 }
 
@@ -16,7 +16,7 @@ sched.kernel @bf16_4096 cols(4096) accumulate(f32) {
 // Small rows share a block: d = 64 in f32 takes 4 threads, 32 rows a block.
 // DEFAULT-LABEL: sched.kernel @f32_64
 // DEFAULT-SAME:    schedule(#sched.schedule<row_group, rows_per_block = 32, threads_per_row = 4, vector_width = 4, row_storage = registers>)
-sched.kernel @f32_64 cols(64) accumulate(f32) {
+sched.kernel @f32_64 d(64) accumulate(f32) {
   %x = sched.buffer "x" : !sched.rows<f32>
 }
 
@@ -38,7 +38,7 @@ sched.kernel @dynamic accumulate(f32) {
 // DEFAULT-SAME:    schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 1024, vector_width = 4, row_storage = global>)
 // SM90-LABEL:    sched.kernel @wide
 // SM90-SAME:       schedule(#sched.schedule<cluster, cluster_size = 8, rows_per_block = 1, threads_per_row = 1024, vector_width = 4, row_storage = shared>)
-sched.kernel @wide cols(262144) accumulate(f32) {
+sched.kernel @wide d(262144) accumulate(f32) {
   %x = sched.buffer "x" : !sched.rows<f32>
 }
 
@@ -47,6 +47,6 @@ sched.kernel @wide cols(262144) accumulate(f32) {
 // A schedule already set is kept.
 // DEFAULT-LABEL: sched.kernel @tuned
 // DEFAULT-SAME:    schedule(#sched.schedule<row_group, rows_per_block = 4, threads_per_row = 32, vector_width = 1, row_storage = shared>)
-sched.kernel @tuned cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 4, threads_per_row = 32, vector_width = 1, row_storage = shared>) {
+sched.kernel @tuned d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 4, threads_per_row = 32, vector_width = 1, row_storage = shared>) {
   %x = sched.buffer "x" : !sched.rows<f32>
 }

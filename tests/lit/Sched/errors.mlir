@@ -30,19 +30,19 @@ sched.kernel @missing_field accumulate(f32) schedule(#sched.schedule<row_group, 
 }
 
 // -----
-// expected-error @+1 {{row_storage = registers needs cols fixed at compile time}}
+// expected-error @+1 {{row_storage = registers needs d fixed at compile time}}
 sched.kernel @registers_dynamic accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = registers>) {
 }
 
 // -----
 // expected-error @+1 {{row_storage = registers would keep 256 vectors per thread (at most 32); use more threads per row or another row_storage}}
-sched.kernel @too_wide_for_registers cols(65536) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = registers>) {
+sched.kernel @too_wide_for_registers d(65536) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = registers>) {
   %x = sched.buffer "x" : !sched.rows<f32>
 }
 
 // -----
 // expected-error @+1 {{row_storage = registers would keep 32 registers a thread, more than the 8 a block of 1024 threads leaves; use another row_storage}}
-sched.kernel @spills cols(65536) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 1024, vector_width = 8, row_storage = registers>) {
+sched.kernel @spills d(65536) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 1024, vector_width = 8, row_storage = registers>) {
   %x = sched.buffer "x" : !sched.rows<bf16>
 }
 
@@ -53,8 +53,8 @@ sched.kernel @wide accumulate(f32) schedule(#sched.schedule<row_group, rows_per_
 }
 
 // -----
-// expected-error @+1 {{cols must be in [1, 16777216], got 0}}
-sched.kernel @no_cols cols(0) accumulate(f32) {
+// expected-error @+1 {{d must be in [1, 16777216], got 0}}
+sched.kernel @zero_d d(0) accumulate(f32) {
 }
 
 // -----
@@ -295,17 +295,17 @@ sched.kernel @groups_without_a_size accumulate(f32) {
 
 // -----
 // expected-error @+1 {{invalid schedule: cluster_size must be a power of two in [2, 8], got 16}}
-sched.kernel @cluster_too_large cols(4096) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 16, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+sched.kernel @cluster_too_large d(4096) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 16, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
 }
 
 // -----
-// expected-error @+1 {{invalid schedule: strategy cluster needs cols fixed at compile time}}
-sched.kernel @cluster_without_cols accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+// expected-error @+1 {{invalid schedule: strategy cluster needs d fixed at compile time}}
+sched.kernel @cluster_without_d accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
 }
 
 // -----
 // expected-error @+1 {{malformed schedule}}
-sched.kernel @cluster_size_of_a_row_group cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+sched.kernel @cluster_size_of_a_row_group d(4096) accumulate(f32) schedule(#sched.schedule<row_group, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
 }
 
 // -----

@@ -2,7 +2,7 @@
 // RUN: normc-opt %s --split-input-file --mlir-print-op-generic | normc-opt --split-input-file | FileCheck %s
 
 // Row level: generic maps and reductions over rows and per-feature buffers.
-// CHECK-LABEL: sched.kernel @rms cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>)
+// CHECK-LABEL: sched.kernel @rms d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>)
 // CHECK:         %[[X:.*]] = sched.buffer "x" : !sched.rows<bf16>
 // CHECK:         %[[G:.*]] = sched.buffer "gamma" : !sched.features<bf16>
 // CHECK:         %[[S:.*]] = sched.buffer "rstd" : !sched.stats<f32>
@@ -13,7 +13,7 @@
 // CHECK:         %[[Y:.*]] = sched.map %[[ROW]], %[[G]] : (!sched.row<bf16>, !sched.features<bf16>) -> !sched.row<bf16> {
 // CHECK:         sched.store_row %[[Y]], %[[X]] : !sched.row<bf16>, !sched.rows<bf16>
 // CHECK:         sched.store_stat %[[DOT]], %[[S]] : f32, !sched.stats<f32>
-sched.kernel @rms cols(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>) {
+sched.kernel @rms d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 128, vector_width = 8, row_storage = registers>) {
   %x = sched.buffer "x" : !sched.rows<bf16>
   %g = sched.buffer "gamma" : !sched.features<bf16>
   %st = sched.buffer "rstd" : !sched.stats<f32>
@@ -65,10 +65,10 @@ sched.kernel @unscheduled accumulate(f64) attributes {launch_order = 1} {
 
 // -----
 // Per-group values: row level, and the kernel level's group table.
-// CHECK-LABEL: sched.kernel @groups cols(256) accumulate(f32)
+// CHECK-LABEL: sched.kernel @groups d(256) accumulate(f32)
 // CHECK:         sched.group_max %{{.*}} group(128) : (!sched.row<f32>) -> !sched.row<f32>
 // CHECK:         sched.store_groups %{{.*}}, %{{.*}} group(128) : !sched.row<f32>, !sched.groups<f32>
-sched.kernel @groups cols(256) accumulate(f32) {
+sched.kernel @groups d(256) accumulate(f32) {
   %x = sched.buffer "x" : !sched.rows<f32>
   %s = sched.buffer "scale" : !sched.groups<f32>
   %row = sched.load_row %x : !sched.rows<f32>

@@ -22,15 +22,15 @@ const char *kRmsNorm = R"(
 NORMC_KERNEL(256, rmsnorm)(const __nv_bfloat16 *__restrict__ x,
                            const __nv_bfloat16 *__restrict__ gamma,
                            __nv_bfloat16 *__restrict__ y, float eps) {
-  constexpr int kCols = 4096, kThreads = 256, kVec = 8;
-  constexpr int kIters = kCols / (kThreads * kVec);
+  constexpr int kD = 4096, kThreads = 256, kVec = 8;
+  constexpr int kIters = kD / (kThreads * kVec);
   NORMC_STATIC_SHARED(float, partial, kThreads / 32);
   NORMC_STATIC_SHARED(float, rstd, 1);
   const unsigned tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
   const long long row = blockIdx.x;
-  const uint4 *xRow = reinterpret_cast<const uint4 *>(x + row * kCols);
+  const uint4 *xRow = reinterpret_cast<const uint4 *>(x + row * kD);
   const uint4 *gammaVec = reinterpret_cast<const uint4 *>(gamma);
-  uint4 *yRow = reinterpret_cast<uint4 *>(y + row * kCols);
+  uint4 *yRow = reinterpret_cast<uint4 *>(y + row * kD);
 
   float h[kIters][kVec];
   float sumSquares = 0.0f;
@@ -53,7 +53,7 @@ NORMC_KERNEL(256, rmsnorm)(const __nv_bfloat16 *__restrict__ x,
     for (int offset = 16; offset > 0; offset /= 2)
       total += __shfl_xor_sync(0xffffffffu, total, offset);
     if (lane == 0)
-      rstd[0] = rsqrtf(total / kCols + eps);
+      rstd[0] = rsqrtf(total / kD + eps);
   }
   __syncthreads();
   const float r = rstd[0];
@@ -79,11 +79,11 @@ extern "C" void normc_cpu_entry_rmsnorm(void **args) {
 )";
 
 TEST(RmsNormTest, MatchesAReferenceUnderEveryOrder) {
-  constexpr unsigned kRows = 64, kCols = 4096;
+  constexpr unsigned kRows = 64, kD = 4096;
   const float eps = 1e-5f;
   std::mt19937 random(3);
   std::normal_distribution<float> normal(0.0f, 2.0f);
-  std::vector<std::uint16_t> x(kRows * kCols), gamma(kCols), y(kRows * kCols);
+  std::vector<std::uint16_t> x(kRows * kD), gamma(kD), y(kRows * kD);
   for (std::uint16_t &v : x)
     v = bf16FromFloat(normal(random));
   for (std::uint16_t &v : gamma)
@@ -99,15 +99,15 @@ TEST(RmsNormTest, MatchesAReferenceUnderEveryOrder) {
     launch(kernel, Dim3{kRows}, Dim3{256}, 0, args, withOrder(order, 2));
     for (unsigned row = 0; row < kRows; ++row) {
       double sumSquares = 0;
-      for (unsigned c = 0; c < kCols; ++c) {
-        double h = floatFromBf16(x[row * kCols + c]);
+      for (unsigned c = 0; c < kD; ++c) {
+        double h = floatFromBf16(x[row * kD + c]);
         sumSquares += h * h;
       }
-      double r = 1.0 / std::sqrt(sumSquares / kCols + eps);
-      for (unsigned c = 0; c < kCols; ++c) {
+      double r = 1.0 / std::sqrt(sumSquares / kD + eps);
+      for (unsigned c = 0; c < kD; ++c) {
         double ref =
-            floatFromBf16(x[row * kCols + c]) * r * floatFromBf16(gamma[c]);
-        double got = floatFromBf16(y[row * kCols + c]);
+            floatFromBf16(x[row * kD + c]) * r * floatFromBf16(gamma[c]);
+        double got = floatFromBf16(y[row * kD + c]);
         ASSERT_LE(std::fabs(got - ref), 0x1p-7 * (std::fabs(ref) + 1e-3))
             << "row " << row << ", column " << c << ", " << orderName(order)
             << " order";

@@ -127,12 +127,12 @@ std::vector<std::string> normc::test::realModules(bool everyCandidate) {
     std::vector<Program> programs = {Program::forward()};
     for (const Program &p : Program::backwards(parsed.spec->residualAdd.value))
       programs.push_back(p);
-    for (std::optional<int64_t> cols :
+    for (std::optional<int64_t> d :
          {std::optional<int64_t>(), std::optional<int64_t>(4096)})
       for (const Program &program : programs) {
         std::string errors;
         std::unique_ptr<SpecCompilation> compilation =
-            SpecCompilation::create(*parsed.spec, cols, errors, program);
+            SpecCompilation::create(*parsed.spec, d, errors, program);
         if (!compilation)
           throw std::runtime_error(errors);
         // Every strategy the tuner may pick: its candidates differ in how

@@ -15,7 +15,7 @@ const RowTraffic kBf16{2, 2, 2};
 
 ScheduleProblem bf16Problem(int64_t d, int arch) {
   ScheduleProblem problem;
-  problem.cols = d;
+  problem.d = d;
   problem.widestBits = 16;
   problem.arch = arch;
   return problem;
@@ -26,10 +26,8 @@ Schedule cheapest(const ScheduleProblem &problem, int64_t rows) {
   std::vector<Schedule> all = scheduleCandidates(problem);
   return *std::min_element(
       all.begin(), all.end(), [&](const Schedule &a, const Schedule &b) {
-        return estimateCost(a, kBf16, *problem.cols, rows, problem.arch)
-                   .seconds <
-               estimateCost(b, kBf16, *problem.cols, rows, problem.arch)
-                   .seconds;
+        return estimateCost(a, kBf16, *problem.d, rows, problem.arch).seconds <
+               estimateCost(b, kBf16, *problem.d, rows, problem.arch).seconds;
       });
 }
 

@@ -265,7 +265,7 @@ TEST_F(FaultFree, ShapesNoKernelTakesFailBeforeAnyLaunch) {
   const Case cases[] = {
       {"d = 0", [](Arguments &a) { a.d = 0; },
        "invalid shape [3, 0]: d must be in [1, 16777216]"},
-      {"d beyond the widest row", [](Arguments &a) { a.d = kMaxCols + 1; },
+      {"d beyond the widest row", [](Arguments &a) { a.d = kMaxD + 1; },
        "invalid shape [3, 16777217]: d must be in [1, 16777216]"},
       {"negative rows", [](Arguments &a) { a.rows = -1; },
        "rows must be at least 0"},

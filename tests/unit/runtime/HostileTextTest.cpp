@@ -56,10 +56,10 @@ TEST(HostileText, EchoedTextCannotStartALineOrMoveTheCursor) {
 }
 
 TEST(HostileText, LaunchFactsAreReadStrictly) {
-  const std::string good = "name=k cols=runtime block=256 rows_per_block=1 "
+  const std::string good = "name=k d=runtime block=256 rows_per_block=1 "
                            "vector_width=4 launch_order=0 shared= "
                            "params=x:rows:f32:r,x_stride:stride::r,"
-                           "y:rows:f32:w,rows:rowcount::r,cols:cols::r";
+                           "y:rows:f32:w,rows:rowcount::r,d:d::r";
   ASSERT_TRUE(kernelInfoFromText(good).has_value());
   auto replaced = [&](const std::string &from, const std::string &to) {
     std::string text = good;
@@ -67,10 +67,8 @@ TEST(HostileText, LaunchFactsAreReadStrictly) {
     return text;
   };
   for (const std::string &bad :
-       {replaced("block=256", "block=256abc"),
-        replaced("cols=runtime", "cols=64abc"),
-        replaced("cols=runtime", "cols=0"),
-        replaced("cols=runtime", "cols=1099511627776"),
+       {replaced("block=256", "block=256abc"), replaced("d=runtime", "d=64abc"),
+        replaced("d=runtime", "d=0"), replaced("d=runtime", "d=1099511627776"),
         replaced("y:rows:f32:w", "y:rows:f32:write"),
         replaced("y:rows:f32:w", "y:rows:f33:w"),
         replaced("y:rows:f32:w", "y:rows::w"),

@@ -24,7 +24,7 @@ namespace {
 /// `output`: the spec turned to this (fp8) output type.
 /// `arch`: the candidates of that SM version (clusters on 90) too;
 /// `storage`: every tensor of the spec in that type.
-void expectEveryCandidateCompiles(const char *name, std::optional<int64_t> cols,
+void expectEveryCandidateCompiles(const char *name, std::optional<int64_t> d,
                                   std::optional<dsl::DType> output = {},
                                   int64_t block = 0, int arch = 0,
                                   std::optional<dsl::DType> storage = {}) {
@@ -41,7 +41,7 @@ void expectEveryCandidateCompiles(const char *name, std::optional<int64_t> cols,
     parsed.spec->quantizeBlock.value = static_cast<double>(block);
   }
   std::string errors;
-  std::optional<Pack> pack = buildPack(*parsed.spec, cols, errors, arch);
+  std::optional<Pack> pack = buildPack(*parsed.spec, d, errors, arch);
   ASSERT_TRUE(pack) << errors;
   EXPECT_EQ(errors, "");
   EXPECT_GT(pack->candidates.size(), 10u);

@@ -17,7 +17,7 @@ namespace {
 KernelLaunchInfo sampleInfo() {
   KernelLaunchInfo info;
   info.name = "llama";
-  info.cols = 4096;
+  info.d = 4096;
   info.blockSize = 128;
   info.rowsPerBlock = 1;
   info.vectorWidth = 8;
@@ -28,7 +28,7 @@ KernelLaunchInfo sampleInfo() {
                  {Kind::RowStride, "x_stride", "", false},
                  {Kind::Stats, "rstd", "f32", true},
                  {Kind::RowCount, "rows", "", false},
-                 {Kind::Cols, "cols", "", false}};
+                 {Kind::D, "d", "", false}};
   return info;
 }
 
@@ -36,9 +36,9 @@ KernelLaunchInfo sampleInfo() {
 /// declaration is what a manifest's parameter lists are checked against).
 const char kSource[] =
     "NORMC_KERNEL(128, llama)(const __nv_bfloat16 *x, long long x_stride, "
-    "float *rstd, long long rows, int cols) {}\n"
+    "float *rstd, long long rows, int d) {}\n"
     "NORMC_KERNEL(128, llama_finish)(const __nv_bfloat16 *x, long long "
-    "x_stride, float *rstd, long long rows, int cols) {}\n";
+    "x_stride, float *rstd, long long rows, int d) {}\n";
 
 bool sameInfo(const KernelLaunchInfo &a, const KernelLaunchInfo &b) {
   if (a.params.size() != b.params.size())
@@ -49,7 +49,7 @@ bool sameInfo(const KernelLaunchInfo &a, const KernelLaunchInfo &b) {
         a.params[i].elementType != b.params[i].elementType ||
         a.params[i].written != b.params[i].written)
       return false;
-  return a.name == b.name && a.cols == b.cols && a.blockSize == b.blockSize &&
+  return a.name == b.name && a.d == b.d && a.blockSize == b.blockSize &&
          a.rowsPerBlock == b.rowsPerBlock && a.vectorWidth == b.vectorWidth &&
          a.shared == b.shared && a.groupSize == b.groupSize &&
          a.clusterSize == b.clusterSize;
@@ -70,7 +70,7 @@ TEST(KernelInfoText, RoundTrips) {
   std::optional<KernelLaunchInfo> back = kernelInfoFromText(toText(info));
   ASSERT_TRUE(back);
   EXPECT_TRUE(sameInfo(info, *back)) << toText(*back);
-  info.cols.reset();
+  info.d.reset();
   EXPECT_EQ(back->dynamicSharedBytes(1001), 1008 * 2 + 1008 * 4);
   info.shared.regions.clear();
   back = kernelInfoFromText(toText(info));
@@ -89,7 +89,7 @@ TEST(KernelInfoText, RoundTrips) {
 
 TEST(KernelInfoText, ClustersRoundTripAndSizeTheLaunch) {
   KernelLaunchInfo info = sampleInfo();
-  info.cols = 262144;
+  info.d = 262144;
   info.blockSize = 1024;
   info.rowsPerBlock = 1;
   info.vectorWidth = 8;
@@ -137,57 +137,57 @@ TEST(SharedLayout, PlacesRegionsOneAfterAnotherAlignedTo16) {
 TEST(KernelInfoText, MalformedIsRejected) {
   for (const char *text :
        {"", "name=k",
-        "name=k cols=abc block=1 rows_per_block=1 "
+        "name=k d=abc block=1 rows_per_block=1 "
         "vector_width=1 shared= params=x:rows:f32:r",
-        "name=k cols=1 block=1 rows_per_block=1 vector_width=1 shared= "
+        "name=k d=1 block=1 rows_per_block=1 vector_width=1 shared= "
         "params=x:bogus:f32:r",
-        "name=k cols=1 block=1 rows_per_block=1 vector_width=1 color=red "
+        "name=k d=1 block=1 rows_per_block=1 vector_width=1 color=red "
         "params=x:rows:f32:r",
         // Well-formed, but nothing a launch allows.
-        "name=k cols=1 block=4096 rows_per_block=1 vector_width=1 shared= "
+        "name=k d=1 block=4096 rows_per_block=1 vector_width=1 shared= "
         "params=x:rows:f32:r",
-        "name=k cols=1 block=32 rows_per_block=64 vector_width=1 shared= "
+        "name=k d=1 block=32 rows_per_block=64 vector_width=1 shared= "
         "params=x:rows:f32:r",
-        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 shared=3 "
+        "name=k d=1 block=32 rows_per_block=1 vector_width=1 shared=3 "
         "params=x:rows:f32:r",
-        "name=k cols=0 block=32 rows_per_block=1 vector_width=1 shared= "
+        "name=k d=0 block=32 rows_per_block=1 vector_width=1 shared= "
         "params=x:rows:f32:r",
-        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
+        "name=k d=1 block=32 rows_per_block=1 vector_width=1 "
         "launch_order=-1 shared= params=x:rows:f32:r",
         // Groups that are not a power of two in [16, 1024], a table of
         // 3-byte elements or of another group size, a Groups buffer without
         // a group size.
-        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
+        "name=k d=1 block=32 rows_per_block=1 vector_width=1 "
         "shared=1:4:g96 group=96 params=x:rows:f32:r",
-        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
+        "name=k d=1 block=32 rows_per_block=1 vector_width=1 "
         "shared=1:4:g2048 group=2048 params=x:rows:f32:r",
-        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
+        "name=k d=1 block=32 rows_per_block=1 vector_width=1 "
         "shared=1:3:g128 group=128 params=x:rows:f32:r",
-        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
+        "name=k d=1 block=32 rows_per_block=1 vector_width=1 "
         "shared=1:4:g64 group=128 params=x:rows:f32:r",
         // Regions of another row count than the block's, of no bytes, of a
         // vector width that is no power of two, with a fixed width of 0 or
         // a trailing comma.
-        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
+        "name=k d=1 block=32 rows_per_block=1 vector_width=1 "
         "shared=2:4:v1 params=x:rows:f32:r",
-        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
+        "name=k d=1 block=32 rows_per_block=1 vector_width=1 "
         "shared=1:0:v1 params=x:rows:f32:r",
-        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
+        "name=k d=1 block=32 rows_per_block=1 vector_width=1 "
         "shared=1:4:v3 params=x:rows:f32:r",
-        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
+        "name=k d=1 block=32 rows_per_block=1 vector_width=1 "
         "shared=1:4:v1:f0 params=x:rows:f32:r",
-        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 "
+        "name=k d=1 block=32 rows_per_block=1 vector_width=1 "
         "shared=1:4:v1, params=x:rows:f32:r",
-        "name=k cols=1 block=32 rows_per_block=1 vector_width=1 shared= "
+        "name=k d=1 block=32 rows_per_block=1 vector_width=1 shared= "
         "params=x:rows:f32:r,scale:groups:f32:w",
         // Clusters of 3 or 16 blocks, of two rows a block, for any d.
-        "name=k cols=64 block=32 rows_per_block=1 vector_width=1 shared= "
+        "name=k d=64 block=32 rows_per_block=1 vector_width=1 shared= "
         "cluster=3 params=x:rows:f32:r",
-        "name=k cols=64 block=32 rows_per_block=1 vector_width=1 shared= "
+        "name=k d=64 block=32 rows_per_block=1 vector_width=1 shared= "
         "cluster=16 params=x:rows:f32:r",
-        "name=k cols=64 block=32 rows_per_block=2 vector_width=1 shared= "
+        "name=k d=64 block=32 rows_per_block=2 vector_width=1 shared= "
         "cluster=2 params=x:rows:f32:r",
-        "name=k cols=runtime block=32 rows_per_block=1 vector_width=1 "
+        "name=k d=runtime block=32 rows_per_block=1 vector_width=1 "
         "shared= cluster=2 params=x:rows:f32:r"})
     EXPECT_FALSE(kernelInfoFromText(text)) << text;
 }
@@ -196,7 +196,7 @@ TEST_F(PackTest, WritesAndReadsBack) {
   Pack pack;
   pack.normcVersion = "9.9";
   pack.specToml = "name = \"llama\"\n";
-  pack.cols = 4096;
+  pack.d = 4096;
   KernelLaunchInfo finish = sampleInfo();
   finish.name = "llama_finish";
   finish.launchOrder = 1;
@@ -213,7 +213,7 @@ TEST_F(PackTest, WritesAndReadsBack) {
   Pack back = readPack(dir);
   EXPECT_EQ(back.normcVersion, "9.9");
   EXPECT_EQ(back.specToml, pack.specToml);
-  EXPECT_EQ(back.cols, 4096);
+  EXPECT_EQ(back.d, 4096);
   ASSERT_EQ(back.candidates.size(), 2u);
   EXPECT_EQ(back.candidates[1].schedule, pack.candidates[1].schedule);
   EXPECT_EQ(back.candidates[1].source, std::string("// two\n") + kSource);
@@ -263,17 +263,17 @@ TEST_F(PackTest, BadPacksAreNamedErrors) {
                 .find("manifest.txt:1: not a normc pack"),
             std::string::npos);
   std::ofstream(root / "bad" / "manifest.txt")
-      << "normc-pack 1\ncandidate gone.cu strategy=row_group,rows_per_block=1,"
+      << "normc-pack 2\ncandidate gone.cu strategy=row_group,rows_per_block=1,"
          "threads_per_row=32,vector_width=1,row_storage=global\n";
   EXPECT_NE(messageOf((root / "bad").string()).find("gone.cu: cannot read"),
             std::string::npos);
   std::ofstream(root / "bad" / "manifest.txt")
-      << "normc-pack 1\ncandidate ../x.cu rows_per_block=1\n";
+      << "normc-pack 2\ncandidate ../x.cu rows_per_block=1\n";
   EXPECT_NE(messageOf((root / "bad").string()).find("bad candidate line"),
             std::string::npos);
   // A well-formed schedule that cannot run is not a candidate either.
   std::ofstream(root / "bad" / "manifest.txt")
-      << "normc-pack 1\ncandidate gone.cu strategy=row_group,rows_per_block=1,"
+      << "normc-pack 2\ncandidate gone.cu strategy=row_group,rows_per_block=1,"
          "threads_per_row=48,vector_width=1,row_storage=global\n";
   EXPECT_NE(messageOf((root / "bad").string()).find("bad candidate line"),
             std::string::npos);
@@ -288,7 +288,7 @@ protected:
     Pack pack;
     pack.normcVersion = "9.9";
     pack.specToml = "name = \"llama\"\n";
-    pack.cols = 4096;
+    pack.d = 4096;
     pack.candidates = {{Schedule::rowGroup(1, 128, 8, RowStorage::Registers),
                         kSource,
                         {sampleInfo()},
@@ -353,18 +353,17 @@ TEST_F(ManifestTest, ParametersMustBeTheKernelsOwn) {
 }
 
 TEST_F(ManifestTest, NumbersAreWholeAndInRange) {
-  for (const char *cols : {"64abc", "0", "-5", "1099511627776", ""}) {
-    std::string message = readEdited([&](std::string &m) {
-      replace(m, "cols 4096", std::string("cols ") + cols);
-    });
-    EXPECT_NE(message.find("manifest.txt:3: cols must be 'runtime' or a whole "
+  for (const char *d : {"64abc", "0", "-5", "1099511627776", ""}) {
+    std::string message = readEdited(
+        [&](std::string &m) { replace(m, "d 4096", std::string("d ") + d); });
+    EXPECT_NE(message.find("manifest.txt:3: d must be 'runtime' or a whole "
                            "number in [1, 16777216]"),
               std::string::npos)
-        << cols << ": " << message;
+        << d << ": " << message;
   }
   std::string other =
-      readEdited([](std::string &m) { replace(m, "cols=4096", "cols=1024"); });
-  EXPECT_NE(other.find("the kernel's d (cols=1024) is not the pack's"),
+      readEdited([](std::string &m) { replace(m, "d=4096", "d=1024"); });
+  EXPECT_NE(other.find("the kernel's d (1024) is not the pack's"),
             std::string::npos)
       << other;
   std::string letters = readEdited([](std::string &m) {

@@ -67,7 +67,7 @@ TEST(Schedule, CheckNamesTheBrokenRule) {
   ScheduleProblem runtimeD{std::nullopt, 16};
   EXPECT_NE(checkSchedule(Schedule::rowGroup(1, 128, 8, RowStorage::Registers),
                           &runtimeD)
-                .find("cols fixed"),
+                .find("d fixed"),
             std::string::npos);
   ScheduleProblem f32{4096, 32};
   EXPECT_NE(
@@ -95,7 +95,7 @@ TEST(Schedule, CandidatesAreLegalAndStartWithTheDefault) {
     EXPECT_EQ(all.front(), defaultSchedule(problem));
     for (const Schedule &s : all) {
       EXPECT_EQ(checkSchedule(s, &problem), "") << s.str();
-      if (!problem.cols) {
+      if (!problem.d) {
         EXPECT_NE(s.rowStorage, RowStorage::Registers) << s.str();
       }
     }
@@ -140,7 +140,7 @@ TEST(Schedule, ClusterRules) {
   broken(twoRows, nullptr, "rows_per_block must be 1");
   ScheduleProblem runtimeD{std::nullopt, 16};
   broken(Schedule::cluster(2, 256, 8, RowStorage::Global), &runtimeD,
-         "cols fixed");
+         "d fixed");
   ScheduleProblem sm80{262144, 16};
   sm80.arch = 80;
   broken(Schedule::cluster(8, 1024, 8, RowStorage::Global), &sm80, "sm_90");

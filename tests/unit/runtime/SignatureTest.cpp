@@ -158,7 +158,7 @@ std::vector<KernelLaunchInfo> twoKernels() {
   first.groupSize = 16;
   second.params = {{Kind::Partials, "dgamma_partials", "f32", false},
                    {Kind::Features, "dgamma", "f32", true},
-                   {Kind::Cols, "cols", "", false}};
+                   {Kind::D, "d", "", false}};
   return {first, second};
 }
 

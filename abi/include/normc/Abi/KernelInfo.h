@@ -37,10 +37,10 @@ struct KernelParam {
     Scalar,
     Groups,
     RowCount,
-    Cols
+    D
   };
   Kind kind;
-  std::string name; // "x", "x_stride", "gamma", "rows", "cols"
+  std::string name; // "x", "x_stride", "gamma", "rows", "d"
   /// "bf16", "f16", "f32", "f64", "f8e4m3", "f8e5m2" (empty for integers)
   std::string elementType;
   bool written = false;
@@ -55,8 +55,8 @@ struct KernelParam {
 /// Launch facts of one kernel.
 struct KernelLaunchInfo {
   std::string name;
-  std::optional<int64_t> cols; // d when fixed at compile time
-  int64_t blockSize = 0;       // blockDim.x
+  std::optional<int64_t> d; // d when fixed at compile time
+  int64_t blockSize = 0;    // blockDim.x
   int64_t rowsPerBlock = 0;
   int64_t vectorWidth = 0;
   /// Kernels of one module run in increasing launch order on one stream.
@@ -122,7 +122,7 @@ RowTraffic rowTraffic(const std::vector<KernelLaunchInfo> &sequence);
 /// it to against the copy limit; parameters and partial sums are O(d)).
 int64_t rowBytesPerElement(const std::vector<KernelLaunchInfo> &sequence);
 
-/// One line of text ("name=... cols=... params=x:rows:bf16:r,..."), as
+/// One line of text ("name=... d=... params=x:rows:bf16:r,..."), as
 /// kernel packs store it, and back (nullopt when malformed).
 std::string toText(const KernelLaunchInfo &info);
 std::optional<KernelLaunchInfo> kernelInfoFromText(const std::string &text);

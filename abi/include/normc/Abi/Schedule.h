@@ -91,8 +91,8 @@ struct Schedule {
 
 /// What the schedule space depends on.
 struct ScheduleProblem {
-  std::optional<int64_t> cols; // d, when fixed at compile time
-  unsigned widestBits = 32;    // widest element of the row/feature buffers
+  std::optional<int64_t> d; // d, when fixed at compile time
+  unsigned widestBits = 32; // widest element of the row/feature buffers
   /// Bits a feature of the row values kept between passes (0: one row of
   /// widestBits), and of the per-feature sums over rows, which live in
   /// registers when the rows do.
@@ -117,10 +117,10 @@ constexpr int64_t kMaxAccessBits = 128;
 /// The largest register-kept row slice a thread may hold, in vectors.
 constexpr int64_t kMaxRegisterVectors = 32;
 /// The widest row a kernel may be specialized for or launched with.
-constexpr int64_t kMaxCols = int64_t(1) << 24;
+constexpr int64_t kMaxD = int64_t(1) << 24;
 // Emitted loops count features in int and step by at most a row's threads
-// times a vector (1024 x 16): that never overflows below kMaxCols.
-static_assert(kMaxCols + 1024 * 16 < INT32_MAX,
+// times a vector (1024 x 16): that never overflows below kMaxD.
+static_assert(kMaxD + 1024 * 16 < INT32_MAX,
               "a feature index of the widest row must fit in an int");
 /// The most shared memory a block can have (227 KiB, sm_90's opt-in limit);
 /// the runtime checks the device's own limit at launch.
@@ -138,12 +138,12 @@ int64_t keptRegisterBudget(int64_t blockSize);
 /// ceil(d / cluster_size) rounded up to whole passes of the block's
 /// threads (threads_per_row * vector_width), so that block r's slice starts
 /// at r * clusterSlice and no chunk straddles two slices.
-int64_t clusterSlice(int64_t cols, int64_t clusterSize, int64_t threadsPerRow,
+int64_t clusterSlice(int64_t d, int64_t clusterSize, int64_t threadsPerRow,
                      int64_t vectorWidth);
-int64_t featuresPerBlock(const Schedule &schedule, int64_t cols);
+int64_t featuresPerBlock(const Schedule &schedule, int64_t d);
 
 /// Vectors of `vectorWidth` elements a thread handles per row.
-int64_t vectorsPerThread(const Schedule &schedule, int64_t cols);
+int64_t vectorsPerThread(const Schedule &schedule, int64_t d);
 
 /// The most blocks one cluster may have: the portable limit, which every
 /// sm_90 device launches without opting in.

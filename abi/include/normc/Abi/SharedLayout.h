@@ -61,9 +61,9 @@ struct SharedLayout {
 
 /// The region that keeps one row value of `elementBytes` per feature for
 /// `schedule` (the block's features padded to whole vectors; a cluster's
-/// slice needs d fixed: `cols`).
-SharedRegion keptRowRegion(const Schedule &schedule,
-                           std::optional<int64_t> cols, int64_t elementBytes);
+/// slice needs d fixed: `d`).
+SharedRegion keptRowRegion(const Schedule &schedule, std::optional<int64_t> d,
+                           int64_t elementBytes);
 /// The region that keeps a value of `elementBytes` per group of `group`
 /// features of each row of the block.
 SharedRegion groupRegion(const Schedule &schedule, int64_t group,

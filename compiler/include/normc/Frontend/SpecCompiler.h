@@ -41,8 +41,8 @@ public:
   /// the backward (a kernel and, for dgamma/dbeta, one that finishes their
   /// sums).
   static std::unique_ptr<SpecCompilation>
-  create(const dsl::Spec &spec, std::optional<int64_t> cols,
-         std::string &errors, const Program &program = Program::forward());
+  create(const dsl::Spec &spec, std::optional<int64_t> d, std::string &errors,
+         const Program &program = Program::forward());
   ~SpecCompilation();
 
   /// Every kernel of the program for `schedule`, in launch order. `symbol`,
@@ -71,7 +71,7 @@ private:
 
 /// SpecCompilation::create and emit in one call.
 std::optional<EmittedKernel> emitSpecKernel(const dsl::Spec &spec,
-                                            std::optional<int64_t> cols,
+                                            std::optional<int64_t> d,
                                             const ScheduleOptions &schedule,
                                             std::string &errors);
 

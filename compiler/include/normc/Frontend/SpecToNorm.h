@@ -11,14 +11,14 @@
 
 namespace normc {
 
-/// Builds a module holding one `norm.spec` for `spec`. `cols` fixes d in the
+/// Builds a module holding one `norm.spec` for `spec`. `d` fixes d in the
 /// types; without it d stays dynamic. Op locations point into the spec file
 /// at the keys that decided them.
 ///
 /// Inputs come first (x, residual, gamma, beta), outputs last (y,
 /// residual_out, mean, rstd): that order is the kernel's argument order.
 mlir::OwningOpRef<mlir::ModuleOp> buildSpecModule(const dsl::Spec &spec,
-                                                  std::optional<int64_t> cols,
+                                                  std::optional<int64_t> d,
                                                   mlir::MLIRContext &context);
 
 } // namespace normc

@@ -147,10 +147,10 @@ Value SpecLowering::countAsAccumulate(Location loc, Value count) {
 LogicalResult SpecLowering::lower() {
   MLIRContext *ctx = spec.getContext();
   b.setInsertionPoint(spec);
-  std::optional<int64_t> cols = spec.getCols();
+  std::optional<int64_t> d = spec.getD();
   auto kernel =
       sched::KernelOp::create(b, spec.getLoc(), spec.getSymNameAttr(),
-                              cols ? b.getI64IntegerAttr(*cols) : IntegerAttr(),
+                              d ? b.getI64IntegerAttr(*d) : IntegerAttr(),
                               TypeAttr::get(acc), sched::ScheduleAttr());
   b.setInsertionPointToStart(&kernel.getBody().emplaceBlock());
 
@@ -224,7 +224,7 @@ void SpecLowering::buildFinishKernel(sched::KernelOp kernel) {
   auto finish = sched::KernelOp::create(
       b, kernel.getLoc(),
       b.getStringAttr(kernel.getSymName() + normc::kFinishSuffix),
-      kernel.getColsAttr(), kernel.getAccumulateAttr(),
+      kernel.getDAttr(), kernel.getAccumulateAttr(),
       sched::ScheduleAttr::get(ctx, normc::Schedule::forPartialSums()));
   finish.setLaunchOrder(kernel.getLaunchOrder() + 1);
   b.setInsertionPointToStart(&finish.getBody().emplaceBlock());

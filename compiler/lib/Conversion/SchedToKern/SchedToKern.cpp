@@ -109,7 +109,7 @@ private:
 void KernelLowering::openChunkLoop(Location loc) {
   std::optional<int64_t> unrolled;
   if (*schedule.rowStorage == normc::RowStorage::Registers)
-    unrolled = normc::vectorsPerThread(schedule, *kernel.getCols());
+    unrolled = normc::vectorsPerThread(schedule, *kernel.getD());
   chunkLoop = ForChunksOp::create(
       b, loc, unrolled ? b.getI64IntegerAttr(*unrolled) : IntegerAttr());
   b.setInsertionPointToStart(&chunkLoop.getBody().emplaceBlock());
@@ -176,9 +176,9 @@ void KernelLowering::keep(Value row) {
   Type element = getElementType(row.getType());
   Value storage;
   if (*schedule.rowStorage == normc::RowStorage::Registers) {
-    storage = AllocRowOp::create(b, loc, KeptType::get(b.getContext(), element),
-                                 b.getI64IntegerAttr(normc::vectorsPerThread(
-                                     schedule, *kernel.getCols())));
+    storage = AllocRowOp::create(
+        b, loc, KeptType::get(b.getContext(), element),
+        b.getI64IntegerAttr(normc::vectorsPerThread(schedule, *kernel.getD())));
   } else {
     storage = sharedSlots.lookup(row);
   }
@@ -262,7 +262,7 @@ void KernelLowering::reduceRows(ReduceRowsOp op) {
     if (registers)
       sums = AllocRowOp::create(b, loc, KeptType::get(b.getContext(), acc),
                                 b.getI64IntegerAttr(normc::vectorsPerThread(
-                                    schedule, *kernel.getCols())));
+                                    schedule, *kernel.getD())));
     openChunkLoop(loc);
     auto zero = MapChunkOp::create(b, loc, ChunkType::get(b.getContext(), acc),
                                    ValueRange(), Value());
@@ -338,9 +338,8 @@ Value KernelLowering::crossWarpSum(Location loc, Value value, Combine combine) {
 LogicalResult KernelLowering::lower() {
   b.setInsertionPoint(rowKernel);
   kernel = kern::KernelOp::create(
-      b, rowKernel.getLoc(), rowKernel.getSymNameAttr(),
-      rowKernel.getColsAttr(), rowKernel.getAccumulateAttr(),
-      rowKernel.getScheduleAttr(),
+      b, rowKernel.getLoc(), rowKernel.getSymNameAttr(), rowKernel.getDAttr(),
+      rowKernel.getAccumulateAttr(), rowKernel.getScheduleAttr(),
       /*shared_layout=*/nullptr, rowKernel.getLaunchOrderAttr());
   Block &body = kernel.getBody().emplaceBlock();
   // The same buffers, in the same order: the kernel's arguments.

@@ -193,7 +193,7 @@ std::string KernelEmitter::paramType(const KernelParam &p) {
   case KernelParam::Kind::RowStride:
   case KernelParam::Kind::RowCount:
     return "long long";
-  case KernelParam::Kind::Cols:
+  case KernelParam::Kind::D:
     return "int";
   default:
     return (p.written ? "" : "const ") +
@@ -210,7 +210,11 @@ void KernelEmitter::emitSignature() {
   llvm::interleave(
       info.params, os,
       [&](const KernelParam &p) {
-        os << paramType(p) << (p.isBuffer() ? "" : " ") << p.name;
+        // A kernel for a fixed d leaves the argument unnamed: its d is the
+        // constant of the prologue.
+        bool unnamed = p.kind == KernelParam::Kind::D && kernel.getD();
+        os << paramType(p) << (p.isBuffer() || unnamed ? "" : " ")
+           << (unnamed ? "" : p.name);
       },
       ", ");
   os << ") {\n";
@@ -218,16 +222,14 @@ void KernelEmitter::emitSignature() {
 
 void KernelEmitter::emitPrologue() {
   os.indent();
-  if (auto cols = kernel.getCols())
-    os << "const int d = " << *cols << "; // fixed at compile time\n";
-  else
-    os << "const int d = cols;\n";
+  if (auto d = kernel.getD())
+    os << "const int d = " << *d << "; // fixed at compile time\n";
   os << "const int lane_in_row = threadIdx.x % " << schedule.threadsPerRow
      << ";\n";
   os << "const int row_in_block = threadIdx.x / " << schedule.threadsPerRow
      << ";\n";
   if (clustered()) {
-    int64_t slice = featuresPerBlock(schedule, *kernel.getCols());
+    int64_t slice = featuresPerBlock(schedule, *kernel.getD());
     os << "// Block r of the cluster handles features [r * " << slice
        << ", (r + 1) * " << slice << ") of the row.\n";
     os << "const int slice_begin = normc_cluster_rank() * " << slice << ";\n";
@@ -688,9 +690,9 @@ LogicalResult KernelEmitter::printScalar(Operation &op) {
     }
   } else if (auto count = dyn_cast<FeatureCountOp>(op)) {
     double fraction = count.getFraction().convertToDouble();
-    if (auto cols = kernel.getCols())
+    if (auto d = kernel.getD())
       expr = std::to_string(std::max<int64_t>(
-          1, static_cast<int64_t>(std::floor(fraction * double(*cols)))));
+          1, static_cast<int64_t>(std::floor(fraction * double(*d)))));
     else
       expr = llvm::formatv("max(1, (int)floor({0:e16} * (double)d))", fraction)
                  .str();
@@ -758,8 +760,8 @@ void KernelEmitter::emitCpuEntry() {
 }
 
 LogicalResult KernelEmitter::emit() {
-  os << "// kernel " << info.name << ": d = "
-     << (info.cols ? std::to_string(*info.cols) + " (fixed)" : "run-time")
+  os << "// kernel " << info.name
+     << ": d = " << (info.d ? std::to_string(*info.d) + " (fixed)" : "run-time")
      << ", accumulate " << getElementTypeName(acc) << ", launch order "
      << info.launchOrder << "\n";
   os << "//   schedule: " << schedule.str() << "\n";
@@ -777,7 +779,7 @@ LogicalResult KernelEmitter::emit() {
        << (size_t(rowRegions) < regions.size()
                ? " and a table of rows_per_block * groups elements"
                : "");
-  if (int64_t bytes = info.cols ? info.dynamicSharedBytes(*info.cols) : 0)
+  if (int64_t bytes = info.d ? info.dynamicSharedBytes(*info.d) : 0)
     os << ": " << bytes << " bytes";
   os << "\n";
   emitSignature();

@@ -15,9 +15,8 @@ namespace normc {
 /// are left out and their errors appended to `errors`; nullopt when none is
 /// left. `arch` (an SM version such as 90, 0 for any) adds the candidates
 /// only that architecture runs (clusters on 90).
-std::optional<Pack> buildPack(const dsl::Spec &spec,
-                              std::optional<int64_t> cols, std::string &errors,
-                              int arch = 0);
+std::optional<Pack> buildPack(const dsl::Spec &spec, std::optional<int64_t> d,
+                              std::string &errors, int arch = 0);
 
 } // namespace normc
 

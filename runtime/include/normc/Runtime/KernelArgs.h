@@ -16,14 +16,14 @@ namespace normc {
 /// parameters carry ("x", "gamma", "y", ...).
 struct KernelArgs {
   int64_t rows = 0;
-  int64_t cols = 0;
+  int64_t d = 0;
   std::map<std::string, void *> buffers;
   /// Row strides in elements of the [rows, d] buffers; d when absent.
   std::map<std::string, int64_t> strides;
 };
 
 /// Why no kernel takes `rows` x `d` (negative rows, d outside
-/// [1, kMaxCols]), or "" when one does.
+/// [1, kMaxD]), or "" when one does.
 std::string shapeProblem(int64_t rows, int64_t d);
 
 /// Argument values in parameter order and `void **` pointing at them, as

@@ -4,7 +4,7 @@
 // schedule candidate of a spec and a manifest, so that a runtime built
 // without LLVM can tune and launch the spec. Layout of DIR:
 //
-//   manifest.txt     "normc-pack 1", the normc version, d, and per
+//   manifest.txt     "normc-pack 2", the normc version, d, and per
 //                    candidate "candidate FILE SCHEDULE", "program PROGRAM"
 //                    (forward when absent) and one "info ..." line per
 //                    kernel, in launch order
@@ -36,8 +36,8 @@ struct PackCandidate {
 
 struct Pack {
   std::string normcVersion;
-  std::string specToml;        // canonical
-  std::optional<int64_t> cols; // d the kernels are specialized for
+  std::string specToml;     // canonical
+  std::optional<int64_t> d; // d the kernels are specialized for
   std::vector<PackCandidate> candidates;
 };
 

@@ -135,7 +135,7 @@ normc::SharedLayout normc::kern::getNeededSharedLayout(KernelOp kernel) {
   for (auto rows : kernel.getBody().getOps<SharedRowsOp>())
     for (Type slot : rows.getResultTypes())
       layout.regions.push_back(
-          normc::keptRowRegion(schedule, kernel.getCols(), bytes(slot)));
+          normc::keptRowRegion(schedule, kernel.getD(), bytes(slot)));
   for (auto table : kernel.getBody().getOps<SharedGroupsOp>())
     layout.regions.push_back(
         normc::groupRegion(schedule, table.getGroup(), bytes(table.getType())));
@@ -189,12 +189,12 @@ static LogicalResult verifySharedLayout(KernelOp kernel) {
     return kernel.emitOpError("has the shared layout ")
            << layout << ", but its ops need "
            << SharedLayoutAttr::get(kernel.getContext(), needed);
-  if (kernel.getCols()) {
-    int64_t bytes = layout.getValue().bytes(*kernel.getCols()) +
-                    getStaticSharedBytes(kernel);
+  if (kernel.getD()) {
+    int64_t bytes =
+        layout.getValue().bytes(*kernel.getD()) + getStaticSharedBytes(kernel);
     if (bytes > normc::kMaxSharedBytes)
       return kernel.emitOpError("needs ")
-             << bytes << " bytes of shared memory at d = " << *kernel.getCols()
+             << bytes << " bytes of shared memory at d = " << *kernel.getD()
              << ", more than a block can have (" << normc::kMaxSharedBytes
              << ")";
   }
@@ -331,10 +331,10 @@ static normc::Schedule scheduleOf(Operation *op) {
 LogicalResult ForChunksOp::verify() {
   auto kernel = (*this)->getParentOfType<KernelOp>();
   if (auto unrolled = getUnrolled()) {
-    if (!kernel.getCols())
-      return emitOpError("unrolled needs cols fixed at compile time");
+    if (!kernel.getD())
+      return emitOpError("unrolled needs d fixed at compile time");
     int64_t expected = normc::vectorsPerThread(kernel.getSchedule().getValue(),
-                                               *kernel.getCols());
+                                               *kernel.getD());
     if (static_cast<int64_t>(*unrolled) != expected)
       return emitOpError("unrolled(")
              << *unrolled << ") must cover the row: " << expected
@@ -442,7 +442,11 @@ LogicalResult WarpSumOp::verify() {
   return verifyAccumulateType(*this, getType());
 }
 
-static LogicalResult verifyScratchUse(Operation *op, Value scratch) {
+/// `op` writes or reads a value of type `value` in `scratch`.
+static LogicalResult verifyScratchUse(Operation *op, Type value,
+                                      Value scratch) {
+  if (failed(verifyAccumulateType(op, value)))
+    return failure();
   auto decl = scratch.getDefiningOp<SharedScratchOp>();
   int64_t threads = scheduleOf(op).threadsPerRow;
   if (decl && static_cast<int64_t>(decl.getWarps()) * 32 != threads)
@@ -453,15 +457,11 @@ static LogicalResult verifyScratchUse(Operation *op, Value scratch) {
 }
 
 LogicalResult ScratchWriteOp::verify() {
-  if (failed(verifyAccumulateType(*this, getValue().getType())))
-    return failure();
-  return verifyScratchUse(*this, getScratch());
+  return verifyScratchUse(*this, getValue().getType(), getScratch());
 }
 
 LogicalResult ScratchSumOp::verify() {
-  if (failed(verifyAccumulateType(*this, getType())))
-    return failure();
-  return verifyScratchUse(*this, getScratch());
+  return verifyScratchUse(*this, getType(), getScratch());
 }
 
 //===----------------------------------------------------------------------===//
@@ -474,7 +474,10 @@ static LogicalResult verifyInCluster(Operation *op) {
   return success();
 }
 
-static LogicalResult verifySlotUse(Operation *op, Value slot) {
+/// `op` writes or reads a value of type `value` in `slot`.
+static LogicalResult verifySlotUse(Operation *op, Type value, Value slot) {
+  if (failed(verifyAccumulateType(op, value)))
+    return failure();
   if (!slot.getDefiningOp<SharedClusterSlotOp>())
     return op->emitOpError("needs a slot of kern.shared_cluster_slot");
   return verifyInCluster(op);
@@ -487,15 +490,11 @@ LogicalResult SharedClusterSlotOp::verify() {
 }
 
 LogicalResult ClusterWriteOp::verify() {
-  if (failed(verifyAccumulateType(*this, getValue().getType())))
-    return failure();
-  return verifySlotUse(*this, getSlot());
+  return verifySlotUse(*this, getValue().getType(), getSlot());
 }
 
 LogicalResult ClusterSumOp::verify() {
-  if (failed(verifyAccumulateType(*this, getType())))
-    return failure();
-  return verifySlotUse(*this, getSlot());
+  return verifySlotUse(*this, getType(), getSlot());
 }
 
 LogicalResult ClusterBarrierOp::verify() { return verifyInCluster(*this); }

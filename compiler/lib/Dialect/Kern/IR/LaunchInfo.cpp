@@ -27,8 +27,8 @@ FailureOr<KernelLaunchInfo> normc::getLaunchInfo(kern::KernelOp kernel) {
   const Schedule &schedule = kernel.getSchedule().getValue();
   KernelLaunchInfo info;
   info.name = kernel.getSymName().str();
-  if (kernel.getCols())
-    info.cols = *kernel.getCols();
+  if (kernel.getD())
+    info.d = *kernel.getD();
   info.blockSize = schedule.blockSize();
   info.rowsPerBlock = schedule.rowsPerBlock;
   info.vectorWidth = schedule.vectorWidth;
@@ -65,7 +65,7 @@ FailureOr<KernelLaunchInfo> normc::getLaunchInfo(kern::KernelOp kernel) {
           {Kind::RowStride, buffer.getName().str() + "_stride", "", false});
   }
   info.params.push_back({Kind::RowCount, "rows", "", false});
-  info.params.push_back({Kind::Cols, "cols", "", false});
+  info.params.push_back({Kind::D, "d", "", false});
   return info;
 }
 

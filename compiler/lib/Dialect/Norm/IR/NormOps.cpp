@@ -60,26 +60,26 @@ LogicalResult SpecOp::verify() {
   if (outputs.empty())
     return emitOpError("must store at least one output");
   // All [rows, d] and [d] values must agree on d.
-  std::optional<int64_t> cols;
+  std::optional<int64_t> first;
   WalkResult result = getBody().walk([&](Operation *op) -> WalkResult {
     for (Value v : op->getResults()) {
       auto tensor = dyn_cast<RankedTensorType>(v.getType());
       if (!tensor || isPerRow(op) || groupSizeOf(v))
         continue;
       int64_t d = tensor.getDimSize(tensor.getRank() - 1);
-      if (cols && *cols != d) {
+      if (first && *first != d) {
         op->emitOpError() << "feature count " << d << " disagrees with earlier "
-                          << *cols;
+                          << *first;
         return WalkResult::interrupt();
       }
-      cols = d;
+      first = d;
     }
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
 }
 
-std::optional<int64_t> SpecOp::getCols() {
+std::optional<int64_t> SpecOp::getD() {
   for (auto in : getBody().getOps<InputOp>()) {
     if (in.getTensorType().getRank() != 2)
       continue;
@@ -157,14 +157,12 @@ static RankedTensorType groupsShape(RankedTensorType in, int64_t group) {
   int64_t d = in.getDimSize(1);
   int64_t groups =
       ShapedType::isDynamic(d) ? ShapedType::kDynamic : (d + group - 1) / group;
-  return RankedTensorType::get({in.getDimSize(0), groups},
-                               in.getElementType());
+  return RankedTensorType::get({in.getDimSize(0), groups}, in.getElementType());
 }
 
 /// A per-group value of `in` with groups of `group` features.
 static LogicalResult verifyGroups(Operation *op, RankedTensorType in,
-                                  Type groups, int64_t group,
-                                  StringRef what) {
+                                  Type groups, int64_t group, StringRef what) {
   if (group < normc::norm::kMinGroup || group > normc::norm::kMaxGroup ||
       (group & (group - 1)))
     return op->emitOpError("group must be a power of two in [")

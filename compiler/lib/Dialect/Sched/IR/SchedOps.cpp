@@ -39,8 +39,8 @@ bool normc::sched::needsStorage(Value row) {
 
 normc::ScheduleProblem normc::sched::getBufferProblem(KernelInterface kernel) {
   ScheduleProblem problem;
-  if (std::optional<uint64_t> cols = kernel.getKernelCols())
-    problem.cols = *cols;
+  if (std::optional<uint64_t> d = kernel.getKernelD())
+    problem.d = *d;
   problem.widestBits = 8;
   for (auto buffer : kernel->getRegion(0).getOps<BufferOp>()) {
     Type element = getElementType(buffer.getType());
@@ -200,10 +200,10 @@ LogicalResult normc::sched::verifyKernelHeader(KernelInterface kernel,
   std::string why = normc::checkEmittedName(symbol, normc::EmittedName::Kernel);
   if (!why.empty())
     return op->emitOpError("symbol '") << symbol << "' " << why;
-  std::optional<uint64_t> cols = kernel.getKernelCols();
-  if (cols && (*cols < 1 || *cols > uint64_t(normc::kMaxCols)))
-    return op->emitOpError("cols must be in [1, ")
-           << normc::kMaxCols << "], got " << *cols;
+  std::optional<uint64_t> d = kernel.getKernelD();
+  if (d && (*d < 1 || *d > uint64_t(normc::kMaxD)))
+    return op->emitOpError("d must be in [1, ")
+           << normc::kMaxD << "], got " << *d;
   if (launchOrder < 0)
     return op->emitOpError("launch_order must be non-negative, got ")
            << launchOrder;

@@ -20,7 +20,7 @@ def Kern_KernelOp : Kern_Op<"kernel", [
     buffers (the same arguments, in the same order), the storage it
     declares, and one loop: `kern.for_row_groups` over the rows, or
     `kern.for_features` over the features (a kernel that adds partial
-    sums). `cols`, `accumulate` and `launch_order` are the row-level
+    sums). `d`, `accumulate` and `launch_order` are the row-level
     kernel's; the `schedule` is required, and the `shared` layout is placed
     by `kern-allocate-shared`.
 
@@ -39,14 +39,14 @@ def Kern_KernelOp : Kern_Op<"kernel", [
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
-                       OptionalAttr<I64Attr>:$cols,
+                       OptionalAttr<I64Attr>:$d,
                        TypeAttrOf<Sched_AccumulateFloat>:$accumulate,
                        Sched_ScheduleAttr:$schedule,
                        OptionalAttr<Kern_SharedLayoutAttr>:$shared_layout,
                        DefaultValuedAttr<I64Attr, "0">:$launch_order);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $sym_name (`cols` `(` $cols^ `)`)? `accumulate` `(` $accumulate `)`
+    $sym_name (`d` `(` $d^ `)`)? `accumulate` `(` $accumulate `)`
     `schedule` `(` qualified($schedule) `)`
     (`shared` `(` qualified($shared_layout)^ `)`)? attr-dict-with-keyword $body
   }];

@@ -40,7 +40,7 @@ def Norm_SpecOp : Norm_Op<"spec", [
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The number of features when fixed in the types, else std::nullopt.
-    std::optional<int64_t> getCols();
+    std::optional<int64_t> getD();
   }];
 }
 

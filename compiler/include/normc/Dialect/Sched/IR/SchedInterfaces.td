@@ -21,8 +21,8 @@ def Sched_KernelInterface : OpInterface<"KernelInterface"> {
                     "::mlir::Type", "getKernelAccumulate", (ins),
                     [{ return $_op.getAccumulate(); }]>,
     InterfaceMethod<"d, when fixed at compile time",
-                    "std::optional<uint64_t>", "getKernelCols", (ins),
-                    [{ return $_op.getCols(); }]>,
+                    "std::optional<uint64_t>", "getKernelD", (ins),
+                    [{ return $_op.getD(); }]>,
   ];
 }
 

@@ -17,7 +17,7 @@ def Sched_KernelOp : Sched_Op<"kernel", [
   let summary = "One GPU kernel, as a program run once per row";
   let description = [{
     The body is a straight-line program run once per row: buffers, whole-row
-    values, per-row scalars and stores. `cols` fixes d when present;
+    values, per-row scalars and stores. `d` fixes d when present;
     otherwise d is a kernel argument. Arithmetic on rows runs in
     `accumulate`. The `schedule` is assigned by `sched-assign-schedule`;
     `convert-sched-to-kern` then makes a `kern.kernel` of it. `launch_order`
@@ -29,13 +29,13 @@ def Sched_KernelOp : Sched_Op<"kernel", [
     (32-bit).
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
-                       OptionalAttr<I64Attr>:$cols,
+                       OptionalAttr<I64Attr>:$d,
                        TypeAttrOf<Sched_AccumulateFloat>:$accumulate,
                        OptionalAttr<Sched_ScheduleAttr>:$schedule,
                        DefaultValuedAttr<I64Attr, "0">:$launch_order);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $sym_name (`cols` `(` $cols^ `)`)? `accumulate` `(` $accumulate `)`
+    $sym_name (`d` `(` $d^ `)`)? `accumulate` `(` $accumulate `)`
     (`schedule` `(` qualified($schedule)^ `)`)? attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;
