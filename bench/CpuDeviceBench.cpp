@@ -13,9 +13,9 @@
 //===----------------------------------------------------------------------===//
 #include "normc/Abi/Signature.h"
 #include "normc/Frontend/SpecCompiler.h"
-#include "normc/Runtime/CpuDevice.h"
-#include "normc/Runtime/HostData.h"
-#include "normc/Runtime/KernelArgs.h"
+#include "normc/Runtime/Cpu/CpuDevice.h"
+#include "normc/Runtime/Host/HostData.h"
+#include "normc/Runtime/Host/KernelArgs.h"
 
 #include <benchmark/benchmark.h>
 

@@ -17,8 +17,8 @@
 #include "normc/Frontend/SpecCompiler.h"
 #include "normc/Policy/Candidates.h"
 #include "normc/Policy/CostModel.h"
-#include "normc/Runtime/DiskCache.h"
-#include "normc/Runtime/Nvrtc.h"
+#include "normc/Runtime/Cache/DiskCache.h"
+#include "normc/Runtime/Nvrtc/Nvrtc.h"
 #include "normc/normc.h"
 
 #include <benchmark/benchmark.h>

@@ -7,8 +7,8 @@
 //   jit_llama_rmsnorm [--device=auto|cpu|cuda] [--pack DIR]
 //
 //===----------------------------------------------------------------------===//
-#include "normc/Runtime/CudaDriver.h"
-#include "normc/Runtime/HostData.h"
+#include "normc/Runtime/Cuda/CudaDriver.h"
+#include "normc/Runtime/Host/HostData.h"
 #include "normc/normc.h"
 
 #include <cmath>

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "FuzzInput.h"
 
-#include "normc/Runtime/Npy.h"
+#include "normc/Runtime/Host/Npy.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   normc::fuzz::InputFile file(data, size);

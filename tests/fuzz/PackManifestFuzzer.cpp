@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "normc/Abi/Signature.h"
-#include "normc/Runtime/KernelArgs.h"
-#include "normc/Runtime/Pack.h"
+#include "normc/Runtime/Host/KernelArgs.h"
+#include "normc/Runtime/Host/Pack.h"
 
 #include <cstdlib>
 #include <string>

@@ -10,7 +10,7 @@
 #include "NumericsUtil.h"
 
 #include "normc/Frontend/SpecCompiler.h"
-#include "normc/Runtime/CpuDevice.h"
+#include "normc/Runtime/Cpu/CpuDevice.h"
 
 #include <gtest/gtest.h>
 

@@ -12,7 +12,7 @@
 #include "normc/Abi/Program.h"
 #include "normc/Dsl/Spec.h"
 #include "normc/Frontend/SpecCompiler.h"
-#include "normc/Runtime/CpuDevice.h"
+#include "normc/Runtime/Cpu/CpuDevice.h"
 
 #include "mlir/IR/BuiltinOps.h"
 

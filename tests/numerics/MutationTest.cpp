@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "NumericsUtil.h"
 
-#include "normc/Runtime/CpuDevice.h"
+#include "normc/Runtime/Cpu/CpuDevice.h"
 
 #include <gtest/gtest.h>
 

@@ -11,7 +11,7 @@
 
 #include "normc/Dsl/Spec.h"
 #include "normc/Frontend/SpecCompiler.h"
-#include "normc/Runtime/SpecRunner.h"
+#include "normc/Runtime/Jit/SpecRunner.h"
 
 #include <functional>
 #include <string>

@@ -10,8 +10,8 @@
 #include "NumericsUtil.h"
 
 #include "normc/Frontend/SpecCompiler.h"
-#include "normc/Runtime/HostData.h"
-#include "normc/Runtime/KernelArgs.h"
+#include "normc/Runtime/Host/HostData.h"
+#include "normc/Runtime/Host/KernelArgs.h"
 
 #include <gtest/gtest.h>
 

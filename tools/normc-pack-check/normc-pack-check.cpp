@@ -21,9 +21,9 @@
 #include "normc/Abi/Program.h"
 #include "normc/Dsl/Spec.h"
 #include "normc/Reference/Gradient.h"
-#include "normc/Runtime/CudaDriver.h"
-#include "normc/Runtime/HostRun.h"
-#include "normc/Runtime/Pack.h"
+#include "normc/Runtime/Api/HostRun.h"
+#include "normc/Runtime/Cuda/CudaDriver.h"
+#include "normc/Runtime/Host/Pack.h"
 #include "normc/normc.h"
 
 #include <array>

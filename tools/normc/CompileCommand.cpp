@@ -8,8 +8,8 @@
 #include "normc/Frontend/Pipeline.h"
 #include "normc/Frontend/SpecCompiler.h"
 #include "normc/Frontend/SpecToNorm.h"
-#include "normc/Runtime/BuildPack.h"
-#include "normc/Runtime/Nvrtc.h"
+#include "normc/Runtime/Jit/BuildPack.h"
+#include "normc/Runtime/Nvrtc/Nvrtc.h"
 #include "normc/Target/Cuda/CudaEmitter.h"
 
 #include "mlir/IR/MLIRContext.h"

@@ -4,13 +4,13 @@
 #include "OutputFile.h"
 #include "SpecInput.h"
 
-#include "normc/Runtime/HostRun.h"
+#include "normc/Runtime/Api/HostRun.h"
 
 #include "normc/Frontend/SpecCompiler.h"
 #include "normc/Reference/Gradient.h"
-#include "normc/Runtime/CudaDriver.h"
-#include "normc/Runtime/Npy.h"
-#include "normc/Runtime/SpecRunner.h"
+#include "normc/Runtime/Cuda/CudaDriver.h"
+#include "normc/Runtime/Host/Npy.h"
+#include "normc/Runtime/Jit/SpecRunner.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"

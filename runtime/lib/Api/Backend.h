@@ -3,7 +3,7 @@
 #define NORMC_LIB_API_BACKEND_H
 
 #include "KernelSource.h"
-#include "normc/Runtime/KernelArgs.h"
+#include "normc/Runtime/Host/KernelArgs.h"
 #include "normc/normc.h"
 
 #include <memory>

@@ -1,7 +1,7 @@
 //===- CpuBackend.cpp - The CPU device as a Backend -----------------------===//
 #include "Backend.h"
 #include "normc/Abi/Signature.h"
-#include "normc/Runtime/CpuDevice.h"
+#include "normc/Runtime/Cpu/CpuDevice.h"
 
 #include <algorithm>
 #include <chrono>

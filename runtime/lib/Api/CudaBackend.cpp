@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "Backend.h"
 #include "normc/Abi/Version.h"
-#include "normc/Runtime/CudaDriver.h"
-#include "normc/Runtime/DiskCache.h"
-#include "normc/Runtime/Nvrtc.h"
+#include "normc/Runtime/Cache/DiskCache.h"
+#include "normc/Runtime/Cuda/CudaDriver.h"
+#include "normc/Runtime/Nvrtc/Nvrtc.h"
 
 #include <memory>
 #include <mutex>

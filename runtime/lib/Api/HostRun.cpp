@@ -1,8 +1,8 @@
 //===- HostRun.cpp - Run a program of a Norm on arrays of doubles ---------===//
-#include "normc/Runtime/HostRun.h"
+#include "normc/Runtime/Api/HostRun.h"
 
-#include "normc/Runtime/CudaDriver.h"
-#include "normc/Runtime/HostData.h"
+#include "normc/Runtime/Cuda/CudaDriver.h"
+#include "normc/Runtime/Host/HostData.h"
 
 #include <algorithm>
 #include <memory>

@@ -12,8 +12,8 @@
 #include "normc/Abi/Program.h"
 #include "normc/Abi/Schedule.h"
 #include "normc/Dsl/Spec.h"
-#include "normc/Runtime/DiskCache.h"
-#include "normc/Runtime/Pack.h"
+#include "normc/Runtime/Cache/DiskCache.h"
+#include "normc/Runtime/Host/Pack.h"
 
 #include <memory>
 #include <string>

@@ -3,8 +3,8 @@
 #include "KernelSource.h"
 #include "Tuner.h"
 #include "normc/Abi/EnvironmentSwitch.h"
-#include "normc/Runtime/CudaDriver.h"
-#include "normc/Runtime/DiskCache.h"
+#include "normc/Runtime/Cache/DiskCache.h"
+#include "normc/Runtime/Cuda/CudaDriver.h"
 #include "normc/normc.h"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 #define NORMC_LIB_API_TUNER_H
 
 #include "Backend.h"
-#include "normc/Runtime/DiskCache.h"
+#include "normc/Runtime/Cache/DiskCache.h"
 
 #include <functional>
 

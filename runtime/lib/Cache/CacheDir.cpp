@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "normc/Runtime/DiskCache.h"
+#include "normc/Runtime/Cache/DiskCache.h"
 
 #include <cstdlib>
 #include <pwd.h>

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "normc/Runtime/DiskCache.h"
+#include "normc/Runtime/Cache/DiskCache.h"
 
 #include "AtomicWrite.h"
 #include "EntryFormat.h"

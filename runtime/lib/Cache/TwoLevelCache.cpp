@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "normc/Runtime/DiskCache.h"
+#include "normc/Runtime/Cache/DiskCache.h"
 
 #include <mutex>
 

@@ -18,7 +18,7 @@
 #include "SharedArena.h"
 #include "WarpRendezvous.h"
 
-#include "normc/Runtime/CpuDevice.h"
+#include "normc/Runtime/Cpu/CpuDevice.h"
 
 #include <boost/context/fiber.hpp>
 

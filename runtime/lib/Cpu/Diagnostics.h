@@ -3,7 +3,7 @@
 #ifndef NORMC_RUNTIME_CPU_DIAGNOSTICS_H
 #define NORMC_RUNTIME_CPU_DIAGNOSTICS_H
 
-#include "normc/Runtime/CpuAbi.h"
+#include "normc/Runtime/Cpu/CpuAbi.h"
 
 #include <string>
 #include <vector>

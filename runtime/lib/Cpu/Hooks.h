@@ -3,7 +3,7 @@
 #ifndef NORMC_RUNTIME_CPU_HOOKS_H
 #define NORMC_RUNTIME_CPU_HOOKS_H
 
-#include "normc/Runtime/CpuAbi.h"
+#include "normc/Runtime/Cpu/CpuAbi.h"
 
 namespace normc {
 namespace cpu {

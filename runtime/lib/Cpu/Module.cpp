@@ -12,8 +12,8 @@
 
 #include "normc/Abi/EnvironmentSwitch.h"
 #include "normc/Abi/ReadFile.h"
-#include "normc/Runtime/CpuDevice.h"
-#include "normc/Runtime/DiskCache.h"
+#include "normc/Runtime/Cache/DiskCache.h"
+#include "normc/Runtime/Cpu/CpuDevice.h"
 
 #include "../Cache/AtomicWrite.h"
 

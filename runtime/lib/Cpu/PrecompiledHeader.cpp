@@ -5,7 +5,7 @@
 #include "ContentHash.h"
 #include "HostCompiler.h"
 
-#include "normc/Runtime/CpuDevice.h"
+#include "normc/Runtime/Cpu/CpuDevice.h"
 
 #include <map>
 #include <memory>

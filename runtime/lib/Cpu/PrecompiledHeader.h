@@ -20,8 +20,8 @@
 
 #include "PrivateFolder.h"
 
-#include "normc/Runtime/CpuDevice.h"
-#include "normc/Runtime/DiskCache.h"
+#include "normc/Runtime/Cache/DiskCache.h"
+#include "normc/Runtime/Cpu/CpuDevice.h"
 
 #include <memory>
 #include <string>

@@ -4,7 +4,7 @@
 
 #include "normc/Abi/Number.h"
 #include "normc/Abi/ReadFile.h"
-#include "normc/Runtime/CpuDevice.h"
+#include "normc/Runtime/Cpu/CpuDevice.h"
 
 #include <cerrno>
 #include <cstdlib>

@@ -14,7 +14,7 @@
 #ifndef NORMC_RUNTIME_CPU_SHAREDARENA_H
 #define NORMC_RUNTIME_CPU_SHAREDARENA_H
 
-#include "normc/Runtime/CpuAbi.h"
+#include "normc/Runtime/Cpu/CpuAbi.h"
 
 #include <cstddef>
 #include <string>

@@ -12,7 +12,7 @@
 #ifndef NORMC_RUNTIME_CPU_WARPRENDEZVOUS_H
 #define NORMC_RUNTIME_CPU_WARPRENDEZVOUS_H
 
-#include "normc/Runtime/CpuAbi.h"
+#include "normc/Runtime/Cpu/CpuAbi.h"
 
 namespace normc {
 namespace cpu {

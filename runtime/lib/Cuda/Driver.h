@@ -13,7 +13,7 @@
 #ifndef NORMC_RUNTIME_LIB_CUDA_DRIVER_H
 #define NORMC_RUNTIME_LIB_CUDA_DRIVER_H
 
-#include "normc/Runtime/CudaDriver.h"
+#include "normc/Runtime/Cuda/CudaDriver.h"
 
 #include <cuda.h>
 

@@ -1,5 +1,5 @@
 //===- BuildPack.cpp - Compile every schedule candidate into a pack -------===//
-#include "normc/Runtime/BuildPack.h"
+#include "normc/Runtime/Jit/BuildPack.h"
 #include "normc/Abi/Version.h"
 #include "normc/Frontend/SpecCompiler.h"
 #include "normc/Policy/Candidates.h"

@@ -1,9 +1,9 @@
 //===- SpecRunner.cpp - Compile a spec and run it on host arrays ----------===//
-#include "normc/Runtime/SpecRunner.h"
+#include "normc/Runtime/Jit/SpecRunner.h"
 #include "normc/Abi/Signature.h"
 #include "normc/Frontend/SpecCompiler.h"
-#include "normc/Runtime/HostData.h"
-#include "normc/Runtime/KernelArgs.h"
+#include "normc/Runtime/Host/HostData.h"
+#include "normc/Runtime/Host/KernelArgs.h"
 
 #include <cstring>
 #include <limits>

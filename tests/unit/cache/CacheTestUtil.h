@@ -7,7 +7,7 @@
 #ifndef NORMC_TESTS_UNIT_CACHE_CACHETESTUTIL_H
 #define NORMC_TESTS_UNIT_CACHE_CACHETESTUTIL_H
 
-#include "normc/Runtime/DiskCache.h"
+#include "normc/Runtime/Cache/DiskCache.h"
 
 #include <gtest/gtest.h>
 

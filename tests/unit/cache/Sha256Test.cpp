@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Sha256.h"
-#include "normc/Runtime/DiskCache.h"
+#include "normc/Runtime/Cache/DiskCache.h"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 #ifndef NORMC_TESTS_UNIT_CPU_CPUTESTUTIL_H
 #define NORMC_TESTS_UNIT_CPU_CPUTESTUTIL_H
 
-#include "normc/Runtime/CpuDevice.h"
+#include "normc/Runtime/Cpu/CpuDevice.h"
 
 #include <gtest/gtest.h>
 

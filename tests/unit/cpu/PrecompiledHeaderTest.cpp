@@ -3,7 +3,7 @@
 #include "PrecompiledHeader.h"
 #include "CpuTestUtil.h"
 
-#include "normc/Runtime/DiskCache.h"
+#include "normc/Runtime/Cache/DiskCache.h"
 
 #include <filesystem>
 #include <fstream>

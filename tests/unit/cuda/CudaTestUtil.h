@@ -2,8 +2,8 @@
 #ifndef NORMC_TESTS_UNIT_CUDA_CUDATESTUTIL_H
 #define NORMC_TESTS_UNIT_CUDA_CUDATESTUTIL_H
 
-#include "normc/Runtime/CudaDriver.h"
-#include "normc/Runtime/Nvrtc.h"
+#include "normc/Runtime/Cuda/CudaDriver.h"
+#include "normc/Runtime/Nvrtc/Nvrtc.h"
 
 #include <gtest/gtest.h>
 

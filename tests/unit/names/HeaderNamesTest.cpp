@@ -14,8 +14,8 @@
 #include "normc/Dsl/Spec.h"
 #include "normc/Frontend/SpecCompiler.h"
 #include "normc/Policy/Heuristic.h"
-#include "normc/Runtime/CpuDevice.h"
-#include "normc/Runtime/Nvrtc.h"
+#include "normc/Runtime/Cpu/CpuDevice.h"
+#include "normc/Runtime/Nvrtc/Nvrtc.h"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 #include "NameProbe.h"
 
 #include "normc/Abi/ReservedNames.h"
-#include "normc/Runtime/Nvrtc.h"
+#include "normc/Runtime/Nvrtc/Nvrtc.h"
 
 #include <algorithm>
 #include <iostream>

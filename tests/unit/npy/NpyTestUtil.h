@@ -7,7 +7,7 @@
 #ifndef NORMC_TESTS_UNIT_NPY_NPYTESTUTIL_H
 #define NORMC_TESTS_UNIT_NPY_NPYTESTUTIL_H
 
-#include "normc/Runtime/Npy.h"
+#include "normc/Runtime/Host/Npy.h"
 
 #include <gtest/gtest.h>
 

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "Tuner.h"
 #include "normc/Frontend/SpecCompiler.h"
-#include "normc/Runtime/Nvrtc.h"
+#include "normc/Runtime/Nvrtc/Nvrtc.h"
 
 #include <gtest/gtest.h>
 

@@ -10,8 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "Tuner.h"
 #include "normc/Frontend/SpecCompiler.h"
-#include "normc/Runtime/BuildPack.h"
-#include "normc/Runtime/Nvrtc.h"
+#include "normc/Runtime/Jit/BuildPack.h"
+#include "normc/Runtime/Nvrtc/Nvrtc.h"
 
 #include <gtest/gtest.h>
 

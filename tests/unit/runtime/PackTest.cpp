@@ -1,5 +1,5 @@
 //===- PackTest.cpp - Kernel packs and launch facts as text ---------------===//
-#include "normc/Runtime/Pack.h"
+#include "normc/Runtime/Host/Pack.h"
 
 #include <gtest/gtest.h>
 

@@ -11,11 +11,11 @@
 #include "normc/Policy/CostModel.h"
 #include "normc/Policy/Heuristic.h"
 #include "normc/Reference/Reference.h"
-#include "normc/Runtime/BuildPack.h"
-#include "normc/Runtime/CudaDriver.h"
-#include "normc/Runtime/DiskCache.h"
-#include "normc/Runtime/HostData.h"
-#include "normc/Runtime/Pack.h"
+#include "normc/Runtime/Cache/DiskCache.h"
+#include "normc/Runtime/Cuda/CudaDriver.h"
+#include "normc/Runtime/Host/HostData.h"
+#include "normc/Runtime/Host/Pack.h"
+#include "normc/Runtime/Jit/BuildPack.h"
 #include "normc/normc.h"
 
 #include <gtest/gtest.h>

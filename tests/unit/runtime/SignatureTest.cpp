@@ -13,8 +13,8 @@
 //===----------------------------------------------------------------------===//
 #include "normc/Abi/Signature.h"
 #include "normc/Abi/ElementType.h"
-#include "normc/Runtime/CudaDriver.h"
-#include "normc/Runtime/HostRun.h"
+#include "normc/Runtime/Api/HostRun.h"
+#include "normc/Runtime/Cuda/CudaDriver.h"
 #include "normc/normc.h"
 
 #include <gtest/gtest.h>

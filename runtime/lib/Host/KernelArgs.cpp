@@ -1,5 +1,5 @@
 //===- KernelArgs.cpp - Pack a kernel's arguments cuLaunchKernel-style ----===//
-#include "normc/Runtime/KernelArgs.h"
+#include "normc/Runtime/Host/KernelArgs.h"
 #include "normc/Abi/Schedule.h"
 
 #include <cstring>

@@ -1,5 +1,5 @@
 //===- Nvrtc.cpp - Compile emitted CUDA source with NVRTC -----------------===//
-#include "normc/Runtime/Nvrtc.h"
+#include "normc/Runtime/Nvrtc/Nvrtc.h"
 
 #include <nvrtc.h>
 

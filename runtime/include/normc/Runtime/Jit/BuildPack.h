@@ -3,7 +3,7 @@
 #define NORMC_RUNTIME_BUILDPACK_H
 
 #include "normc/Dsl/Spec.h"
-#include "normc/Runtime/Pack.h"
+#include "normc/Runtime/Host/Pack.h"
 
 #include <optional>
 #include <string>

@@ -1,5 +1,5 @@
 //===- Pack.cpp - Kernel packs: every candidate of a spec, ready to ship --===//
-#include "normc/Runtime/Pack.h"
+#include "normc/Runtime/Host/Pack.h"
 #include "normc/Abi/Number.h"
 #include "normc/Abi/ReadFile.h"
 #include "normc/Abi/Signature.h"

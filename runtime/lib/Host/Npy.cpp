@@ -8,7 +8,7 @@
 // Python literals, with nesting bounded, so no file can crash the reader.
 //
 //===----------------------------------------------------------------------===//
-#include "normc/Runtime/Npy.h"
+#include "normc/Runtime/Host/Npy.h"
 
 #include <algorithm>
 #include <cctype>

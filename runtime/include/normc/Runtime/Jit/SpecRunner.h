@@ -13,8 +13,8 @@
 #include "normc/Abi/Program.h"
 #include "normc/Dsl/Spec.h"
 #include "normc/Frontend/Pipeline.h"
-#include "normc/Runtime/CpuDevice.h"
-#include "normc/Runtime/HostRun.h"
+#include "normc/Runtime/Api/HostRun.h"
+#include "normc/Runtime/Cpu/CpuDevice.h"
 
 #include <cstdint>
 #include <string>

@@ -4,7 +4,7 @@
 // __CUDACC__ is not defined), so host and device round identically.
 //
 //===----------------------------------------------------------------------===//
-#include "normc/Runtime/HostData.h"
+#include "normc/Runtime/Host/HostData.h"
 #include "normc/Abi/ElementType.h"
 
 #include <cuda_bf16.h>

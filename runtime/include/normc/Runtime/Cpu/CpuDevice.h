@@ -13,7 +13,7 @@
 #ifndef NORMC_RUNTIME_CPUDEVICE_H
 #define NORMC_RUNTIME_CPUDEVICE_H
 
-#include "normc/Runtime/CpuAbi.h"
+#include "normc/Runtime/Cpu/CpuAbi.h"
 
 #include <cstddef>
 #include <cstdint>
