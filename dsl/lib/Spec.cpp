@@ -13,89 +13,69 @@
 
 namespace normc::dsl {
 
-std::string_view toString(DType t) {
-  switch (t) {
-  case DType::F32:
-    return "f32";
-  case DType::F64:
-    return "f64";
-  case DType::F16:
-    return "f16";
-  case DType::BF16:
-    return "bf16";
-  case DType::F8E4M3:
-    return "f8e4m3";
-  case DType::F8E5M2:
-    return "f8e5m2";
-  }
-  return "f32";
+namespace {
+/// One enum's spellings; toString and parseX read the same table, so each
+/// is the exact inverse of the other.
+template <typename E> struct Spelling {
+  E value;
+  std::string_view text;
+};
+
+constexpr Spelling<DType> kDTypes[] = {
+    {DType::F32, "f32"},       {DType::F64, "f64"},
+    {DType::F16, "f16"},       {DType::BF16, "bf16"},
+    {DType::F8E4M3, "f8e4m3"}, {DType::F8E5M2, "f8e5m2"}};
+constexpr Spelling<QuantizeScale> kScales[] = {
+    {QuantizeScale::Row, "row"},
+    {QuantizeScale::Block, "block"},
+    {QuantizeScale::Static, "static"}};
+constexpr Spelling<Variance> kVariances[] = {{Variance::Biased, "biased"},
+                                             {Variance::Unbiased, "unbiased"}};
+constexpr Spelling<EpsilonPlacement> kPlacements[] = {
+    {EpsilonPlacement::InsideSqrt, "inside_sqrt"},
+    {EpsilonPlacement::OutsideSqrt, "outside_sqrt"}};
+constexpr Spelling<NormalizedRounding> kRoundings[] = {
+    {NormalizedRounding::Accumulate, "accumulate"},
+    {NormalizedRounding::Input, "input"},
+    {NormalizedRounding::Params, "params"}};
+
+template <typename E, size_t N>
+std::string_view spell(const Spelling<E> (&table)[N], E value) {
+  for (const Spelling<E> &s : table)
+    if (s.value == value)
+      return s.text;
+  return table[0].text;
+}
+
+template <typename E, size_t N>
+std::optional<E> parse(const Spelling<E> (&table)[N], std::string_view text) {
+  for (const Spelling<E> &s : table)
+    if (s.text == text)
+      return s.value;
+  return std::nullopt;
+}
+} // namespace
+
+std::string_view toString(DType t) { return spell(kDTypes, t); }
+std::string_view toString(QuantizeScale s) { return spell(kScales, s); }
+std::string_view toString(Variance v) { return spell(kVariances, v); }
+std::string_view toString(EpsilonPlacement p) { return spell(kPlacements, p); }
+std::string_view toString(NormalizedRounding r) { return spell(kRoundings, r); }
+
+std::optional<DType> parseDType(std::string_view s) {
+  return parse(kDTypes, s);
+}
+std::optional<Variance> parseVariance(std::string_view s) {
+  return parse(kVariances, s);
+}
+std::optional<EpsilonPlacement> parseEpsilonPlacement(std::string_view s) {
+  return parse(kPlacements, s);
+}
+std::optional<NormalizedRounding> parseNormalizedRounding(std::string_view s) {
+  return parse(kRoundings, s);
 }
 
 bool isFp8(DType t) { return t == DType::F8E4M3 || t == DType::F8E5M2; }
-
-std::string_view toString(QuantizeScale s) {
-  switch (s) {
-  case QuantizeScale::Row:
-    return "row";
-  case QuantizeScale::Block:
-    return "block";
-  case QuantizeScale::Static:
-    return "static";
-  }
-  return "row";
-}
-
-std::string_view toString(Variance v) {
-  return v == Variance::Unbiased ? "unbiased" : "biased";
-}
-
-std::string_view toString(EpsilonPlacement p) {
-  return p == EpsilonPlacement::OutsideSqrt ? "outside_sqrt" : "inside_sqrt";
-}
-
-std::string_view toString(NormalizedRounding r) {
-  switch (r) {
-  case NormalizedRounding::Accumulate:
-    return "accumulate";
-  case NormalizedRounding::Input:
-    return "input";
-  case NormalizedRounding::Params:
-    return "params";
-  }
-  return "accumulate";
-}
-
-std::optional<DType> parseDType(std::string_view s) {
-  for (DType t : {DType::F32, DType::F64, DType::F16, DType::BF16,
-                  DType::F8E4M3, DType::F8E5M2})
-    if (toString(t) == s)
-      return t;
-  return std::nullopt;
-}
-
-std::optional<Variance> parseVariance(std::string_view s) {
-  for (Variance v : {Variance::Biased, Variance::Unbiased})
-    if (toString(v) == s)
-      return v;
-  return std::nullopt;
-}
-
-std::optional<EpsilonPlacement> parseEpsilonPlacement(std::string_view s) {
-  for (EpsilonPlacement p :
-       {EpsilonPlacement::InsideSqrt, EpsilonPlacement::OutsideSqrt})
-    if (toString(p) == s)
-      return p;
-  return std::nullopt;
-}
-
-std::optional<NormalizedRounding> parseNormalizedRounding(std::string_view s) {
-  for (NormalizedRounding r :
-       {NormalizedRounding::Accumulate, NormalizedRounding::Input,
-        NormalizedRounding::Params})
-    if (toString(r) == s)
-      return r;
-  return std::nullopt;
-}
 
 // Every spelling toString gives is in the element-type table.
 static ElementType elementTypeOf(DType t) {

@@ -16,13 +16,16 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import torch
 from torch import Tensor
 
-from . import _runtime
+from . import _normc, _runtime
 
 # Loaded specs by key (see _norm.Norm); a key names one canonical spec.
 registry: Dict[str, "object"] = {}
 
-DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
-          "f8e4m3": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2}
+# normc's element types by name, as torch dtypes: those of the extension's
+# table that this torch has (a packed type's dtype holds two elements).
+DTYPES = {name: getattr(torch, torch_name)
+          for name, torch_name, _ in _normc.element_types()
+          if torch_name and hasattr(torch, torch_name)}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -14,7 +14,8 @@ from torch import Tensor
 from ._norm import Norm
 from ._op import DTYPES
 
-_SPELLING = {v: k for k, v in DTYPES.items()}
+# The types a spec stores activations and parameters in (docs/spec.md).
+_SPELLING = {DTYPES[name]: name for name in ("f32", "f16", "bf16")}
 
 
 def _spelling(dtype: torch.dtype, what: str) -> str:

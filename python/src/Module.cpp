@@ -7,12 +7,14 @@
 // not parse a ValueError with normc's positioned diagnostics.
 //
 //===----------------------------------------------------------------------===//
+#include "normc/Abi/ElementType.h"
 #include "normc/normc.h"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <cstdint>
@@ -81,6 +83,16 @@ NB_MODULE(_normc, m) {
   // Loaded kernels live in module-level caches until the interpreter exits;
   // that is by design, not a leak to report.
   nb::set_leak_warnings(false);
+
+  // The element-type table (normc/Abi/ElementType.h): (name, the torch
+  // dtype's attribute or "", bits) for each type, so Python spells no type
+  // of its own.
+  m.def("element_types", [] {
+    std::vector<std::tuple<std::string, std::string, int64_t>> out;
+    for (const normc::ElementType &t : normc::allElementTypes())
+      out.emplace_back(t.name, t.torchName, t.bits);
+    return out;
+  });
 
   // One argument of a program's signature (normc/Abi/Signature.h).
   nb::class_<normc::Argument>(m, "Argument")

@@ -180,3 +180,19 @@ def test_argument_errors_name_the_argument(gen):
         fused(xb, residual=xb[:1], gamma=w.bfloat16())
     with pytest.raises(ValueError, match=r"^residual must be torch.bfloat16"):
         fused(xb, residual=x, gamma=w.bfloat16())
+
+
+def test_dtypes_come_from_the_element_type_table():
+    # Python spells no element type of its own: each name of the extension's
+    # table maps to the torch dtype it names, of the table's width.
+    table = normc._normc.element_types()
+    assert {"f32", "bf16", "f8e4m3", "i8"} <= {name for name, _, _ in table}
+    for name, torch_name, bits in table:
+        if not torch_name or not hasattr(torch, torch_name):
+            assert name not in normc._op.DTYPES
+            continue
+        dtype = normc._op.DTYPES[name]
+        assert dtype is getattr(torch, torch_name)
+        # A packed dtype holds 8 / bits elements a byte.
+        assert dtype.itemsize * 8 == max(bits, 8), name
+    assert normc._op.DTYPES["bf16"] is torch.bfloat16

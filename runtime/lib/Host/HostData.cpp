@@ -18,25 +18,6 @@
 using namespace normc;
 
 namespace {
-enum class Kind { F32, F64, F16, BF16, F8E4M3, F8E5M2 };
-
-Kind kindOf(std::string_view type) {
-  if (type == "f32")
-    return Kind::F32;
-  if (type == "f64")
-    return Kind::F64;
-  if (type == "f16")
-    return Kind::F16;
-  if (type == "bf16")
-    return Kind::BF16;
-  if (type == "f8e4m3")
-    return Kind::F8E4M3;
-  if (type == "f8e5m2")
-    return Kind::F8E5M2;
-  throw std::invalid_argument("unknown element type '" + std::string(type) +
-                              "'");
-}
-
 template <typename T> void store(unsigned char *out, T value) {
   std::memcpy(out, &value, sizeof(T));
 }
@@ -45,73 +26,74 @@ template <typename T> T load(const unsigned char *in) {
   std::memcpy(&value, in, sizeof(T));
   return value;
 }
+
+template <__nv_fp8_interpretation_t Format>
+void encodeFp8(unsigned char *out, double v) {
+  store(out, __nv_cvt_double_to_fp8(v, __NV_SATFINITE, Format));
+}
+// Every fp8 value is an f16 value.
+template <__nv_fp8_interpretation_t Format>
+double decodeFp8(const unsigned char *in) {
+  return __half2float(
+      __half(__nv_cvt_fp8_to_halfraw(load<__nv_fp8_storage_t>(in), Format)));
+}
+
+/// How the host converts one element of a type the element-type table
+/// names; its width is the table's.
+struct Converter {
+  std::string_view type;
+  void (*encode)(unsigned char *out, double value);
+  double (*decode)(const unsigned char *in);
+};
+
+const Converter kConverters[] = {
+    {"f32", [](unsigned char *o, double v) { store(o, float(v)); },
+     [](const unsigned char *i) -> double { return load<float>(i); }},
+    {"f64", [](unsigned char *o, double v) { store(o, v); },
+     [](const unsigned char *i) { return load<double>(i); }},
+    {"f16", [](unsigned char *o, double v) { store(o, __double2half(v)); },
+     [](const unsigned char *i) -> double {
+       return __half2float(load<__half>(i));
+     }},
+    {"bf16", [](unsigned char *o, double v) { store(o, __double2bfloat16(v)); },
+     [](const unsigned char *i) -> double {
+       return __bfloat162float(load<__nv_bfloat16>(i));
+     }},
+    {"f8e4m3", encodeFp8<__NV_E4M3>, decodeFp8<__NV_E4M3>},
+    {"f8e5m2", encodeFp8<__NV_E5M2>, decodeFp8<__NV_E5M2>},
+};
+
+const Converter &converterFor(std::string_view type) {
+  for (const Converter &c : kConverters)
+    if (c.type == type)
+      return c;
+  throw std::invalid_argument("unknown element type '" + std::string(type) +
+                              "'");
+}
 } // namespace
 
 size_t host::elementBytes(std::string_view type) {
-  kindOf(type); // throws for a type this file cannot convert
+  converterFor(type); // throws for a type this file cannot convert
   return elementTypeNamed(type)->bytesFor(1);
 }
 
 std::vector<unsigned char> host::encode(std::string_view type,
                                         const double *values, size_t count) {
-  Kind kind = kindOf(type);
+  const Converter &c = converterFor(type);
   size_t bytes = elementBytes(type);
   std::vector<unsigned char> out(count * bytes);
-  for (size_t i = 0; i < count; ++i) {
-    unsigned char *at = out.data() + i * bytes;
-    switch (kind) {
-    case Kind::F32:
-      store(at, static_cast<float>(values[i]));
-      break;
-    case Kind::F64:
-      store(at, values[i]);
-      break;
-    case Kind::F16:
-      store(at, __double2half(values[i]));
-      break;
-    case Kind::BF16:
-      store(at, __double2bfloat16(values[i]));
-      break;
-    case Kind::F8E4M3:
-    case Kind::F8E5M2:
-      store(at, __nv_cvt_double_to_fp8(values[i], __NV_SATFINITE,
-                                       kind == Kind::F8E4M3 ? __NV_E4M3
-                                                            : __NV_E5M2));
-      break;
-    }
-  }
+  for (size_t i = 0; i < count; ++i)
+    c.encode(out.data() + i * bytes, values[i]);
   return out;
 }
 
 std::vector<double> host::decode(std::string_view type, const void *data,
                                  size_t count) {
-  Kind kind = kindOf(type);
+  const Converter &c = converterFor(type);
   size_t bytes = elementBytes(type);
   const auto *in = static_cast<const unsigned char *>(data);
   std::vector<double> out(count);
-  for (size_t i = 0; i < count; ++i) {
-    const unsigned char *at = in + i * bytes;
-    switch (kind) {
-    case Kind::F32:
-      out[i] = load<float>(at);
-      break;
-    case Kind::F64:
-      out[i] = load<double>(at);
-      break;
-    case Kind::F16:
-      out[i] = __half2float(load<__half>(at));
-      break;
-    case Kind::BF16:
-      out[i] = __bfloat162float(load<__nv_bfloat16>(at));
-      break;
-    case Kind::F8E4M3:
-    case Kind::F8E5M2:
-      // Every fp8 value is an f16 value.
-      out[i] = __half2float(__half(__nv_cvt_fp8_to_halfraw(
-          load<__nv_fp8_storage_t>(at),
-          kind == Kind::F8E4M3 ? __NV_E4M3 : __NV_E5M2)));
-      break;
-    }
-  }
+  for (size_t i = 0; i < count; ++i)
+    out[i] = c.decode(in + i * bytes);
   return out;
 }

@@ -8,7 +8,8 @@
 
 namespace normc::host {
 
-/// Bytes per element of a storage type: "f32", "f64", "f16", "bf16".
+/// Bytes per element of a type the host converts: "f32", "f64", "f16",
+/// "bf16", "f8e4m3", "f8e5m2".
 /// Throws std::invalid_argument for anything else.
 size_t elementBytes(std::string_view type);
 
