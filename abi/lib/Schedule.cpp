@@ -54,7 +54,7 @@ std::string Schedule::str() const {
          ",rows_per_block=" + std::to_string(rowsPerBlock) +
          ",threads_per_row=" + std::to_string(threadsPerRow) +
          ",vector_width=" + std::to_string(vectorWidth) +
-         ",row_storage=" + std::string(rowStorage ? toString(*rowStorage) : "");
+         ",row_storage=" + std::string(toString(rowStorage));
 }
 
 std::optional<Schedule> Schedule::parse(std::string_view text) {
@@ -75,10 +75,10 @@ std::optional<Schedule> Schedule::parse(std::string_view text) {
         return std::nullopt;
       s.strategy = *strategy, bit = 1;
     } else if (key == "row_storage") {
-      s.rowStorage = parseRowStorage(value);
-      if (!s.rowStorage)
+      std::optional<RowStorage> storage = parseRowStorage(value);
+      if (!storage)
         return std::nullopt;
-      bit = 2;
+      s.rowStorage = *storage, bit = 2;
     } else {
       int64_t number = 0;
       auto [end, ec] =
@@ -107,6 +107,14 @@ std::optional<Schedule> Schedule::parse(std::string_view text) {
   if (!cluster)
     s.clusterSize = 1;
   return s;
+}
+
+ScheduleRequest::ScheduleRequest(const Schedule &exactly)
+    : strategy(exactly.strategy), rowsPerBlock(exactly.rowsPerBlock),
+      threadsPerRow(exactly.threadsPerRow), vectorWidth(exactly.vectorWidth),
+      rowStorage(exactly.rowStorage) {
+  if (exactly.strategy == Strategy::Cluster)
+    clusterSize = exactly.clusterSize;
 }
 
 bool Schedule::operator==(const Schedule &o) const {
@@ -156,8 +164,6 @@ std::string normc::checkSchedule(const Schedule &s,
   if (!isPowerOfTwo(s.vectorWidth) || s.vectorWidth > 16)
     return "vector_width must be a power of two in [1, 16], got " +
            str(s.vectorWidth);
-  if (!s.rowStorage)
-    return "row_storage is missing";
   if (s.strategy == Strategy::Cluster) {
     if (!isPowerOfTwo(s.clusterSize) || s.clusterSize < 2 ||
         s.clusterSize > kMaxClusterSize)
@@ -187,7 +193,7 @@ std::string normc::checkSchedule(const Schedule &s,
     return "vector_width " + str(s.vectorWidth) + " exceeds " +
            str(maxChunkBits(*problem)) + " bits for " +
            str(problem->widestBits) + "-bit elements";
-  if (*s.rowStorage == RowStorage::Shared && problem->d) {
+  if (s.rowStorage == RowStorage::Shared && problem->d) {
     // The kept rows as one region; the compiler checks the exact layout.
     int64_t bytes = keptRowRegion(s, problem->d, problem->keptRowBits() / 8)
                         .bytes(*problem->d);
@@ -196,7 +202,7 @@ std::string normc::checkSchedule(const Schedule &s,
              " bytes of shared memory, more than a block can have (" +
              str(kMaxSharedBytes) + ")";
   }
-  if (*s.rowStorage == RowStorage::Registers) {
+  if (s.rowStorage == RowStorage::Registers) {
     if (!problem->d)
       return "row_storage = registers needs d fixed at compile time";
     int64_t vectors = vectorsPerThread(s, *problem->d);

@@ -65,9 +65,10 @@ Schedule normc::defaultSchedule(const ScheduleProblem &problem) {
     return s;
   s.threadsPerRow = threadsFor(*problem.d, width, 1);
   s.rowsPerBlock = std::max<int64_t>(1, kMinBlock / s.threadsPerRow);
-  s.rowStorage = keptStorage(s, problem);
-  if (s.rowStorage)
+  if (std::optional<RowStorage> kept = keptStorage(s, problem)) {
+    s.rowStorage = *kept;
     return s;
+  }
   // Registers in the smallest cluster that has enough of them, else shared
   // memory in the smallest one where it fits.
   if (problem.arch >= 90)
@@ -83,33 +84,34 @@ Schedule normc::defaultSchedule(const ScheduleProblem &problem) {
   return s;
 }
 
-Schedule normc::completeSchedule(const Schedule &options,
+Schedule normc::completeSchedule(const ScheduleRequest &request,
                                  const ScheduleProblem &problem) {
   Schedule chosen = defaultSchedule(problem);
-  Schedule s = options;
-  if (options.strategy == Strategy::RowGroup && options.clusterSize <= 1 &&
-      !options.threadsPerRow && !options.rowsPerBlock && !options.vectorWidth &&
-      !options.rowStorage)
-    return chosen; // nothing given: the heuristic's, cluster or not
-  if (s.strategy == Strategy::Cluster) {
-    if (!s.clusterSize)
-      s.clusterSize =
-          chosen.strategy == Strategy::Cluster ? chosen.clusterSize : 2;
-    if (!s.rowsPerBlock)
-      s.rowsPerBlock = 1;
-  } else if (!s.clusterSize) {
-    s.clusterSize = 1;
-  }
-  if (!s.threadsPerRow)
-    s.threadsPerRow = chosen.threadsPerRow;
-  if (!s.rowsPerBlock)
+  bool cluster = request.asksCluster();
+  if (!cluster && !request.rowsPerBlock && !request.threadsPerRow &&
+      !request.vectorWidth && !request.rowStorage)
+    return chosen; // nothing asked: the heuristic's, cluster or not
+  Schedule s;
+  s.strategy = cluster ? Strategy::Cluster : Strategy::RowGroup;
+  s.clusterSize =
+      !cluster
+          ? 1
+          : request.clusterSize.value_or(
+                chosen.strategy == Strategy::Cluster ? chosen.clusterSize : 2);
+  s.threadsPerRow = request.threadsPerRow.value_or(chosen.threadsPerRow);
+  // A cluster owns one row at a time; with only threads_per_row given,
+  // blocks keep at least kMinBlock threads (checkSchedule refuses a
+  // threads_per_row below 1).
+  if (request.rowsPerBlock)
+    s.rowsPerBlock = *request.rowsPerBlock;
+  else if (cluster)
+    s.rowsPerBlock = 1;
+  else if (request.threadsPerRow)
     s.rowsPerBlock =
-        options.threadsPerRow
-            ? std::max<int64_t>(1, kMinBlock / options.threadsPerRow)
-            : chosen.rowsPerBlock;
-  if (!s.vectorWidth)
-    s.vectorWidth = chosen.vectorWidth;
-  if (!s.rowStorage)
-    s.rowStorage = chosen.rowStorage;
+        std::max<int64_t>(1, kMinBlock / std::max<int64_t>(1, s.threadsPerRow));
+  else
+    s.rowsPerBlock = chosen.rowsPerBlock;
+  s.vectorWidth = request.vectorWidth.value_or(chosen.vectorWidth);
+  s.rowStorage = request.rowStorage.value_or(chosen.rowStorage);
   return s;
 }

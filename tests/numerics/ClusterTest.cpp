@@ -21,6 +21,12 @@ namespace {
 struct ClusterCase {
   int64_t d, blocks, threads;
   RowStorage storage;
+  std::string str() const {
+    return "cluster_size=" + std::to_string(blocks) +
+           ",threads_per_row=" + std::to_string(threads) +
+           ",row_storage=" + std::string(toString(storage)) +
+           " d=" + std::to_string(d);
+  }
 };
 
 // Slices that end mid-vector, blocks whose slice lies past d, a slice of
@@ -35,7 +41,10 @@ RunOptions clusterRun(const ClusterCase &c, cpu::LaneOrder order) {
   RunOptions options;
   options.compile = kernelCompileOptions();
   // vector_width left to the heuristic: 128-bit accesses.
-  options.schedule = Schedule::cluster(c.blocks, c.threads, 0, c.storage);
+  options.schedule.strategy = Strategy::Cluster;
+  options.schedule.clusterSize = c.blocks;
+  options.schedule.threadsPerRow = c.threads;
+  options.schedule.rowStorage = c.storage;
   options.launch.laneOrder = order;
   options.launch.seed = 5;
   return options;
@@ -53,8 +62,8 @@ TEST_P(ClusterSuite, KeepsTheBound) {
       CaseData data = makeCase(spec, rows, c.d, 31 + rows);
       RunOptions options = clusterRun(c, order);
       Grade g = runAndGrade(spec, data, options);
-      EXPECT_LE(g.worst(), 1.0) << options.schedule.str() << " d " << c.d
-                                << " rows " << rows << ": " << g.str();
+      EXPECT_LE(g.worst(), 1.0)
+          << c.str() << " rows " << rows << ": " << g.str();
     }
 }
 
@@ -72,7 +81,7 @@ TEST(Cluster, Fp8RowScalesAreTheClustersMaximum) {
     CaseData data = makeCase(spec, 3, c.d, 7);
     RunOptions options = clusterRun(c, cpu::LaneOrder::Random);
     Grade g = runAndGrade(spec, data, options);
-    EXPECT_LE(g.worst(), 1.0) << options.schedule.str() << ": " << g.str();
+    EXPECT_LE(g.worst(), 1.0) << c.str() << ": " << g.str();
     EXPECT_EQ(g.fp8Wrong, 0u);
   }
 }
@@ -87,7 +96,7 @@ TEST(Cluster, TheWidestRowsOfTheSm90Heuristic) {
     CaseData data = makeCase(*spec, 2, 262144, 3);
     RunOptions options;
     options.compile = kernelCompileOptions();
-    options.schedule = ScheduleOptions({}, 90);
+    options.schedule = ScheduleOptions(ScheduleRequest(), 90);
     options.launch.laneOrder = cpu::LaneOrder::Random;
     Grade g = runAndGrade(*spec, data, options);
     EXPECT_LE(g.worst(), 1.0) << spec->name.value << ": " << g.str();

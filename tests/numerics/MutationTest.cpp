@@ -100,7 +100,7 @@ TEST(Mutations, MissingOrLateAsyncWaitIsCaught) {
   // row's values, and one that ends with copies in flight fails the launch.
   dsl::Spec spec = loadShippedSpec("llama_rmsnorm");
   CaseData data = makeCase(spec, 5, 4096, 47);
-  Schedule shared;
+  ScheduleRequest shared;
   shared.rowStorage = RowStorage::Shared;
   for (bool specialize : {true, false}) {
     RunOptions options;

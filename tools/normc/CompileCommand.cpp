@@ -254,12 +254,9 @@ int normc::tool::runCompile(int argc, char **argv) {
   job.verbose = args->has("-v");
   bool ok = true;
   job.d = parsePositive(*args, "--cols", ok);
-  job.schedule.threadsPerRow =
-      parsePositive(*args, "--threads-per-row", ok).value_or(0);
-  job.schedule.rowsPerBlock =
-      parsePositive(*args, "--rows-per-block", ok).value_or(0);
-  job.schedule.vectorWidth =
-      parsePositive(*args, "--vector-width", ok).value_or(0);
+  job.schedule.threadsPerRow = parsePositive(*args, "--threads-per-row", ok);
+  job.schedule.rowsPerBlock = parsePositive(*args, "--rows-per-block", ok);
+  job.schedule.vectorWidth = parsePositive(*args, "--vector-width", ok);
   if (std::optional<std::string> storage = args->get("--row-storage")) {
     job.schedule.rowStorage = parseRowStorage(*storage);
     if (!job.schedule.rowStorage) {

@@ -56,19 +56,13 @@ LogicalResult normc::lowerToRows(ModuleOp module) {
 LogicalResult normc::assignSchedules(ModuleOp module,
                                      const ScheduleOptions &options) {
   // Options given on the command line win over a schedule already in IR.
-  bool overwrite = options.rowsPerBlock || options.threadsPerRow ||
-                   options.vectorWidth || options.rowStorage ||
-                   options.strategy == Strategy::Cluster;
+  bool overwrite = !options.empty();
   // A kernel-level kernel is built for its schedule.
   if (overwrite)
     for (auto kernel : module.getOps<kern::KernelOp>())
       return kernel.emitOpError("is at the kernel level; its schedule cannot "
                                 "change");
-  // A request's cluster size means something only with the cluster strategy.
-  Schedule request = options;
-  if (options.strategy != Strategy::Cluster)
-    request.clusterSize = 0;
-  return sched::assignSchedules(module, request, options.arch, overwrite);
+  return sched::assignSchedules(module, options, options.arch, overwrite);
 }
 
 LogicalResult normc::lowerToLoops(ModuleOp module) {

@@ -1,6 +1,7 @@
 //===- SpecToNorm.cpp - Build the spec-level IR from a spec ---------------===//
 #include "normc/Frontend/SpecToNorm.h"
 #include "normc/Dialect/Norm/IR/NormOps.h"
+#include "normc/Dialect/Sched/IR/ElementTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -31,21 +32,7 @@ private:
   Value quantize(Value y, Value staticScale);
 
   Type elementType(dsl::DType t) {
-    switch (t) {
-    case dsl::DType::F32:
-      return b.getF32Type();
-    case dsl::DType::F64:
-      return b.getF64Type();
-    case dsl::DType::F16:
-      return b.getF16Type();
-    case dsl::DType::BF16:
-      return b.getBF16Type();
-    case dsl::DType::F8E4M3:
-      return b.getType<Float8E4M3FNType>();
-    case dsl::DType::F8E5M2:
-      return b.getType<Float8E5M2Type>();
-    }
-    llvm_unreachable("unknown dtype");
+    return getElementTypeNamed(&ctx, dsl::toString(t));
   }
 
   const dsl::Spec &spec;

@@ -59,7 +59,7 @@ void addCases(std::vector<Case> &cases, const std::string &name,
             SpecCompilation::create(spec, d, errors, program);
         ASSERT_TRUE(compilation) << name << ": " << errors;
         std::optional<EmittedModule> module = compilation->emitModule(
-            ScheduleOptions({}, nvrtc::smVersion(arch)), errors);
+            ScheduleOptions(ScheduleRequest(), nvrtc::smVersion(arch)), errors);
         ASSERT_TRUE(module) << name << ": " << errors;
         cases.push_back({name + " " + program.str() + " d " +
                              (d ? std::to_string(*d) : "at run time") + " " +

@@ -102,7 +102,7 @@ void expectDefaultKernelsNeverSpill(const std::vector<int64_t> &sweep) {
         std::string errors;
         std::optional<EmittedKernel> kernel =
             emitSpecKernel(*parsed.spec, d,
-                           ScheduleOptions({}, nvrtc::smVersion(arch)), errors);
+                           ScheduleOptions(ScheduleRequest(), nvrtc::smVersion(arch)), errors);
         ASSERT_TRUE(kernel) << name << " d " << d << ": " << errors;
         cases.push_back({std::string(name) + " d " + std::to_string(d) + " " +
                              arch + " " + kernel->info.name,
@@ -163,9 +163,9 @@ TEST(DefaultKernels, WidestRowsUseAClusterOnSm90) {
     ASSERT_TRUE(parsed.spec);
     std::string errors;
     std::optional<EmittedKernel> sm90 =
-        emitSpecKernel(*parsed.spec, 262144, ScheduleOptions({}, 90), errors);
+        emitSpecKernel(*parsed.spec, 262144, ScheduleOptions(ScheduleRequest(), 90), errors);
     std::optional<EmittedKernel> sm80 =
-        emitSpecKernel(*parsed.spec, 262144, ScheduleOptions({}, 80), errors);
+        emitSpecKernel(*parsed.spec, 262144, ScheduleOptions(ScheduleRequest(), 80), errors);
     ASSERT_TRUE(sm90 && sm80) << errors;
     EXPECT_GT(sm90->info.clusterSize, 1) << name;
     EXPECT_NE(sm90->source.find("__cluster_dims__"), std::string::npos);

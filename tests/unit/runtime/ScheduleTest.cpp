@@ -76,13 +76,27 @@ TEST(Schedule, CheckNamesTheBrokenRule) {
       std::string::npos);
 }
 
-TEST(Schedule, CompletingOptionsKeepsWhatWasGiven) {
-  Schedule options;
-  options.threadsPerRow = 64;
-  Schedule s = completeSchedule(options, {4096, 16});
+TEST(Schedule, CompletingARequestKeepsWhatWasGiven) {
+  ScheduleRequest request;
+  request.threadsPerRow = 64;
+  ScheduleProblem problem{4096, 16};
+  Schedule s = completeSchedule(request, problem);
   EXPECT_EQ(s.threadsPerRow, 64);
   EXPECT_EQ(s.rowsPerBlock, 2); // blocks of at least 128 threads
-  EXPECT_TRUE(s.complete());
+  EXPECT_EQ(s.vectorWidth, defaultSchedule(problem).vectorWidth);
+  EXPECT_EQ(checkSchedule(s, &problem), "") << s.str();
+  // Nothing asked is the heuristic's schedule.
+  EXPECT_TRUE(ScheduleRequest().empty());
+  EXPECT_EQ(completeSchedule({}, problem), defaultSchedule(problem));
+}
+
+TEST(Schedule, ACompleteScheduleAsksForItself) {
+  for (ScheduleProblem problem :
+       {ScheduleProblem{4096, 16}, ScheduleProblem{std::nullopt, 32}}) {
+    problem.arch = 90;
+    for (const Schedule &s : scheduleCandidates(problem))
+      EXPECT_EQ(completeSchedule(ScheduleRequest(s), problem), s) << s.str();
+  }
 }
 
 TEST(Schedule, CandidatesAreLegalAndStartWithTheDefault) {
@@ -203,15 +217,19 @@ TEST(Schedule, Sm90CandidatesIncludeLegalClusters) {
 }
 
 TEST(Schedule, CompletingAClusterKeepsItsSize) {
-  Schedule options;
-  options.strategy = Strategy::Cluster;
-  options.clusterSize = 4;
+  ScheduleRequest request;
+  request.strategy = Strategy::Cluster;
+  request.clusterSize = 4;
   ScheduleProblem problem{20000, 16};
-  Schedule s = completeSchedule(options, problem);
+  problem.arch = 90;
+  Schedule s = completeSchedule(request, problem);
   EXPECT_EQ(s.strategy, Strategy::Cluster);
   EXPECT_EQ(s.clusterSize, 4);
   EXPECT_EQ(s.rowsPerBlock, 1);
-  EXPECT_TRUE(s.complete());
+  EXPECT_EQ(checkSchedule(s, &problem), "") << s.str();
+  // A cluster size alone asks for the cluster strategy.
+  request.strategy.reset();
+  EXPECT_EQ(completeSchedule(request, problem), s);
 }
 
 // fp8 rows: chunks of 16 features, so that their stores are 16 bytes; the

@@ -13,9 +13,12 @@
 //===----------------------------------------------------------------------===//
 #include "normc/Abi/Signature.h"
 #include "normc/Abi/ElementType.h"
+#include "normc/Dialect/Sched/IR/ElementTypes.h"
 #include "normc/Runtime/Api/HostRun.h"
 #include "normc/Runtime/Cuda/CudaDriver.h"
 #include "normc/normc.h"
+
+#include "mlir/IR/MLIRContext.h"
 
 #include <gtest/gtest.h>
 
@@ -192,6 +195,19 @@ TEST(Signature, PackedTypesRoundUpToWholeBytes) {
   EXPECT_EQ(elementTypeNamed("bf16")->bits, 16);
   EXPECT_EQ(elementTypeNamed("f8e5m2")->bytesFor(5), 5);
   EXPECT_FALSE(elementTypeNamed("int3").has_value());
+}
+
+// The IR's element types are MLIR's builtin types, named by the table both
+// ways: what the spec builder creates reads back as the same name in the
+// launch facts.
+TEST(Signature, EveryElementTypeIsOneOfMlirsTypes) {
+  mlir::MLIRContext context;
+  for (const ElementType &t : allElementTypes()) {
+    mlir::Type type = getElementTypeNamed(&context, t.name);
+    ASSERT_TRUE(type) << t.name;
+    EXPECT_EQ(getElementTypeName(type), t.name);
+  }
+  EXPECT_FALSE(getElementTypeNamed(&context, "f7"));
 }
 
 // Each range follows from the encoding; these are the formats' published

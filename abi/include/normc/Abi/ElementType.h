@@ -1,7 +1,7 @@
 //===- ElementType.h - The element types of kernel arguments --------------===//
 //
-// The one table of element types: how specs, the IR's launch facts, packs
-// and Python spell each one, its width (from which every host sizes its
+// The one table of element types: how specs, the IR (MLIR's builtin
+// types), the launch facts, packs and Python spell each one, its width (from which every host sizes its
 // buffers), the CUDA type the emitter declares, and its encoding, from
 // which its range follows. A type narrower than a byte is packed, 8 / bits
 // elements a byte, the first in the low bits.
@@ -38,6 +38,7 @@ struct ElementType {
   Specials specials;
   std::string_view cudaName;  // "__nv_bfloat16", ...
   std::string_view torchName; // the torch dtype's attribute, "" if none
+  std::string_view mlirName;  // MLIR's builtin type: "bf16", "f8E4M3FN", ...
 
   /// Bytes that hold `count` elements, packed.
   int64_t bytesFor(int64_t count) const { return (count * bits + 7) / 8; }

@@ -40,17 +40,18 @@ std::string_view toString(RowStorage storage);
 std::optional<Strategy> parseStrategy(std::string_view text);
 std::optional<RowStorage> parseRowStorage(std::string_view text);
 
-/// A field left at 0 (or unset) means "choose it by the heuristic" where a
-/// Schedule is used as options; a complete schedule has all of them.
+/// A complete schedule: every field chosen (checkSchedule says whether it
+/// is valid for a problem). What a caller asks for, with fields left to the
+/// heuristic, is a ScheduleRequest.
 struct Schedule {
   Strategy strategy = Strategy::RowGroup;
   int64_t rowsPerBlock = 0;
   int64_t threadsPerRow = 0;
   int64_t vectorWidth = 0;
-  std::optional<RowStorage> rowStorage;
+  RowStorage rowStorage = RowStorage::Global;
   /// Blocks that share a row: cluster_size for the cluster strategy, 1 for
-  /// row_group (0: unset, for the heuristic).
-  int64_t clusterSize = 0;
+  /// row_group.
+  int64_t clusterSize = 1;
 
   /// A complete row_group schedule.
   /// The kernel that adds per-block partial sums (sched.sum_partials): a
@@ -75,18 +76,40 @@ struct Schedule {
   int64_t blocksPerRow() const {
     return strategy == Strategy::Cluster ? clusterSize : 1;
   }
-  bool complete() const {
-    return rowsPerBlock && threadsPerRow && vectorWidth && rowStorage &&
-           (strategy != Strategy::Cluster || clusterSize);
-  }
   /// "strategy=row_group,rows_per_block=1,threads_per_row=256,
   /// vector_width=8,row_storage=global"; a cluster schedule has
   /// ",cluster_size=N" after its strategy.
   std::string str() const;
-  /// The inverse of str() for complete schedules; nullopt when malformed.
+  /// The inverse of str(); nullopt when malformed or a field is missing.
   static std::optional<Schedule> parse(std::string_view text);
   bool operator==(const Schedule &other) const;
   bool operator!=(const Schedule &other) const { return !(*this == other); }
+};
+
+/// What a caller asks of a schedule (normc compile's flags, normc-opt's
+/// pass options, a test): each field given is kept, each one left out is
+/// the heuristic's (completeSchedule, normc/Policy/Heuristic.h). A complete
+/// schedule asks for exactly itself.
+struct ScheduleRequest {
+  /// Cluster, or clusterSize given: the cluster strategy. Row group alone
+  /// asks nothing the heuristic would not choose by itself.
+  std::optional<Strategy> strategy;
+  std::optional<int64_t> rowsPerBlock;
+  std::optional<int64_t> threadsPerRow;
+  std::optional<int64_t> vectorWidth;
+  std::optional<RowStorage> rowStorage;
+  std::optional<int64_t> clusterSize;
+
+  ScheduleRequest() = default;
+  ScheduleRequest(const Schedule &exactly);
+  /// Whether it asks for anything.
+  bool empty() const {
+    return !strategy && !rowsPerBlock && !threadsPerRow && !vectorWidth &&
+           !rowStorage && !clusterSize;
+  }
+  bool asksCluster() const {
+    return strategy == Strategy::Cluster || (!strategy && clusterSize);
+  }
 };
 
 /// What the schedule space depends on.

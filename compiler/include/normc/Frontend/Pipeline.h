@@ -16,12 +16,15 @@ void registerNormcDialects(mlir::DialectRegistry &registry);
 /// Registers normc's passes with the global registry (for normc-opt).
 void registerNormcPasses();
 
-/// Schedule choices; a field left at 0 or empty goes to the heuristic,
-/// which also takes the target's SM version into account (0: unknown).
-struct ScheduleOptions : Schedule {
+/// A schedule request and the target it is for: a field left out goes to
+/// the heuristic, which also takes the target's SM version into account
+/// (0: unknown).
+struct ScheduleOptions : ScheduleRequest {
   ScheduleOptions() = default;
-  ScheduleOptions(const Schedule &schedule, int arch = 0)
-      : Schedule(schedule), arch(arch) {}
+  ScheduleOptions(const ScheduleRequest &request, int arch = 0)
+      : ScheduleRequest(request), arch(arch) {}
+  ScheduleOptions(const Schedule &exactly, int arch = 0)
+      : ScheduleRequest(exactly), arch(arch) {}
   int arch = 0;
 };
 

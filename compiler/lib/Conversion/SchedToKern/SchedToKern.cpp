@@ -108,7 +108,7 @@ private:
 
 void KernelLowering::openChunkLoop(Location loc) {
   std::optional<int64_t> unrolled;
-  if (*schedule.rowStorage == normc::RowStorage::Registers)
+  if (schedule.rowStorage == normc::RowStorage::Registers)
     unrolled = normc::vectorsPerThread(schedule, *kernel.getD());
   chunkLoop = ForChunksOp::create(
       b, loc, unrolled ? b.getI64IntegerAttr(*unrolled) : IntegerAttr());
@@ -175,7 +175,7 @@ void KernelLowering::keep(Value row) {
   Location loc = row.getLoc();
   Type element = getElementType(row.getType());
   Value storage;
-  if (*schedule.rowStorage == normc::RowStorage::Registers) {
+  if (schedule.rowStorage == normc::RowStorage::Registers) {
     storage = AllocRowOp::create(
         b, loc, KeptType::get(b.getContext(), element),
         b.getI64IntegerAttr(normc::vectorsPerThread(schedule, *kernel.getD())));
@@ -195,7 +195,7 @@ void KernelLowering::store(StoreRowOp op) {
   closeChunkLoop();
   // Re-reading what this thread stored needs no barrier: every pass maps the
   // same features to the same thread.
-  if (*schedule.rowStorage == normc::RowStorage::Global &&
+  if (schedule.rowStorage == normc::RowStorage::Global &&
       !home.count(op.getValue()))
     home[op.getValue()] = op.getDest();
 }
@@ -253,7 +253,7 @@ void KernelLowering::reduceRows(ReduceRowsOp op) {
   Location loc = op.getLoc();
   Value partials = op.getPartials();
   Type acc = getElementType(partials.getType());
-  bool registers = *schedule.rowStorage == normc::RowStorage::Registers;
+  bool registers = schedule.rowStorage == normc::RowStorage::Registers;
   Value sums = partials;
   {
     // Zero before the first row: a pass outside the row loop.
@@ -386,12 +386,12 @@ void KernelLowering::lowerSumPartials(ArrayRef<Operation *> sums) {
 }
 
 LogicalResult KernelLowering::lowerRows(ArrayRef<Operation *> program) {
-  bool global = *schedule.rowStorage == normc::RowStorage::Global;
+  bool global = schedule.rowStorage == normc::RowStorage::Global;
   // The shared-memory layout: a region per row value kept there.
   SmallVector<Operation *> regionOwners;
   SmallVector<Type> types;
   for (Operation *op : program)
-    if (*schedule.rowStorage == normc::RowStorage::Shared &&
+    if (schedule.rowStorage == normc::RowStorage::Shared &&
         isa<LoadRowOp, MapOp>(op) && needsStorage(op->getResult(0))) {
       regionOwners.push_back(op);
       types.push_back(KeptType::get(

@@ -31,9 +31,10 @@ int64_t defaultVectorWidth(const ScheduleProblem &problem);
 /// launch where d fits the device).
 Schedule defaultSchedule(const ScheduleProblem &problem);
 
-/// Fills the fields of `options` left at 0 or unset from the heuristic.
-/// When only threads_per_row is given, blocks keep at least 128 threads.
-Schedule completeSchedule(const Schedule &options,
+/// `request` with the fields it leaves out taken from the heuristic. When
+/// threads_per_row is given without rows_per_block, blocks keep at least
+/// 128 threads.
+Schedule completeSchedule(const ScheduleRequest &request,
                           const ScheduleProblem &problem);
 
 } // namespace normc

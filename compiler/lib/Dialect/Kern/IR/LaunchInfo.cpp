@@ -1,5 +1,6 @@
 //===- LaunchInfo.cpp - Launch facts, read off kern IR --------------------===//
 #include "normc/Dialect/Kern/IR/LaunchInfo.h"
+#include "normc/Dialect/Sched/IR/ElementTypes.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
@@ -11,17 +12,6 @@ using namespace mlir;
 using namespace normc;
 using namespace normc::kern;
 using namespace normc::sched;
-
-std::string normc::getElementTypeName(Type t) {
-  if (isa<Float8E4M3FNType>(t))
-    return "f8e4m3";
-  if (isa<Float8E5M2Type>(t))
-    return "f8e5m2";
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  t.print(os);
-  return s;
-}
 
 FailureOr<KernelLaunchInfo> normc::getLaunchInfo(kern::KernelOp kernel) {
   const Schedule &schedule = kernel.getSchedule().getValue();

@@ -178,7 +178,7 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
   printer << ", rows_per_block = " << s.rowsPerBlock
           << ", threads_per_row = " << s.threadsPerRow
           << ", vector_width = " << s.vectorWidth
-          << ", row_storage = " << normc::toString(*s.rowStorage) << ">";
+          << ", row_storage = " << normc::toString(s.rowStorage) << ">";
 }
 
 LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,

@@ -11,8 +11,8 @@ using namespace mlir;
 using namespace normc::sched;
 
 LogicalResult normc::sched::assignSchedules(ModuleOp module,
-                                            const Schedule &request, int arch,
-                                            bool overwrite) {
+                                            const ScheduleRequest &request,
+                                            int arch, bool overwrite) {
   for (KernelOp kernel : module.getOps<KernelOp>()) {
     // A kernel that sums partials has its fixed schedule
     // (Schedule::forPartialSums) from the start.
@@ -41,12 +41,15 @@ struct SchedAssignSchedule
 
   void runOnOperation() override {
     // The pass options as a request: what normc-opt spells on its command
-    // line.
-    normc::Schedule options;
-    options.rowsPerBlock = rowsPerBlock;
-    options.threadsPerRow = threadsPerRow;
-    options.vectorWidth = vectorWidth;
-    options.clusterSize = clusterSize;
+    // line, 0 or empty for an option not given.
+    normc::ScheduleRequest options;
+    auto given = [](int64_t n) {
+      return n ? std::optional<int64_t>(n) : std::nullopt;
+    };
+    options.rowsPerBlock = given(rowsPerBlock);
+    options.threadsPerRow = given(threadsPerRow);
+    options.vectorWidth = given(vectorWidth);
+    options.clusterSize = given(clusterSize);
     if (!strategy.empty()) {
       std::optional<normc::Strategy> parsed = normc::parseStrategy(strategy);
       if (!parsed) {
@@ -54,7 +57,7 @@ struct SchedAssignSchedule
             << strategy << "'; expected row_group or cluster";
         return signalPassFailure();
       }
-      options.strategy = *parsed;
+      options.strategy = parsed;
     }
     if (!rowStorage.empty()) {
       options.rowStorage = normc::parseRowStorage(rowStorage);

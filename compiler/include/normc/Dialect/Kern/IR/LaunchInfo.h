@@ -26,10 +26,6 @@ mlir::FailureOr<KernelLaunchInfo> getLaunchInfo(kern::KernelOp kernel);
 mlir::FailureOr<std::vector<KernelLaunchInfo>>
 getLaunchSequence(mlir::ModuleOp module);
 
-/// An element type as KernelParam spells it: MLIR's, with the fp8 formats
-/// as specs spell them.
-std::string getElementTypeName(mlir::Type type);
-
 } // namespace normc
 
 #endif // NORMC_DIALECT_KERN_IR_LAUNCHINFO_H

@@ -18,8 +18,7 @@ namespace normc {
 inline llvm::hash_code hash_value(const Schedule &s) {
   return llvm::hash_combine(static_cast<int>(s.strategy), s.rowsPerBlock,
                             s.threadsPerRow, s.vectorWidth,
-                            s.rowStorage ? static_cast<int>(*s.rowStorage) : -1,
-                            s.blocksPerRow());
+                            static_cast<int>(s.rowStorage), s.blocksPerRow());
 }
 } // namespace normc
 

@@ -19,7 +19,7 @@ namespace normc::sched {
 /// sum partials) gets `request` completed by the heuristic for its problem
 /// on SM version `arch` (0: unknown), and is verified.
 mlir::LogicalResult assignSchedules(mlir::ModuleOp module,
-                                    const Schedule &request, int arch,
+                                    const ScheduleRequest &request, int arch,
                                     bool overwrite);
 } // namespace normc::sched
 
