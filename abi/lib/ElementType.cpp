@@ -11,9 +11,12 @@ using Encoding = ElementType::Encoding;
 using Specials = ElementType::Specials;
 
 constexpr ElementType kTypes[] = {
-    {"f64", 64, Encoding::Float, 11, 52, Specials::Ieee, "double", "float64", "f64"},
-    {"f32", 32, Encoding::Float, 8, 23, Specials::Ieee, "float", "float32", "f32"},
-    {"f16", 16, Encoding::Float, 5, 10, Specials::Ieee, "__half", "float16", "f16"},
+    {"f64", 64, Encoding::Float, 11, 52, Specials::Ieee, "double", "float64",
+     "f64"},
+    {"f32", 32, Encoding::Float, 8, 23, Specials::Ieee, "float", "float32",
+     "f32"},
+    {"f16", 16, Encoding::Float, 5, 10, Specials::Ieee, "__half", "float16",
+     "f16"},
     {"bf16", 16, Encoding::Float, 8, 7, Specials::Ieee, "__nv_bfloat16",
      "bfloat16", "bf16"},
     {"f8e4m3", 8, Encoding::Float, 4, 3, Specials::NanOnly, "__nv_fp8_e4m3",
@@ -24,7 +27,8 @@ constexpr ElementType kTypes[] = {
      "float8_e8m0fnu", "f8E8M0FNU"},
     {"f4e2m1", 4, Encoding::Float, 2, 1, Specials::None, "__nv_fp4_e2m1",
      "float4_e2m1fn_x2", "f4E2M1FN"},
-    {"i8", 8, Encoding::Integer, 0, 0, Specials::None, "signed char", "int8", "i8"},
+    {"i8", 8, Encoding::Integer, 0, 0, Specials::None, "signed char", "int8",
+     "i8"},
 };
 } // namespace
 

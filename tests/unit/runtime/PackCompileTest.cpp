@@ -100,9 +100,9 @@ void expectDefaultKernelsNeverSpill(const std::vector<int64_t> &sweep) {
     for (int64_t d : sweep)
       for (const char *arch : {"sm_80", "sm_90"}) {
         std::string errors;
-        std::optional<EmittedKernel> kernel =
-            emitSpecKernel(*parsed.spec, d,
-                           ScheduleOptions(ScheduleRequest(), nvrtc::smVersion(arch)), errors);
+        std::optional<EmittedKernel> kernel = emitSpecKernel(
+            *parsed.spec, d,
+            ScheduleOptions(ScheduleRequest(), nvrtc::smVersion(arch)), errors);
         ASSERT_TRUE(kernel) << name << " d " << d << ": " << errors;
         cases.push_back({std::string(name) + " d " + std::to_string(d) + " " +
                              arch + " " + kernel->info.name,
@@ -162,10 +162,10 @@ TEST(DefaultKernels, WidestRowsUseAClusterOnSm90) {
         dsl::parseSpecFile(std::string(NORMC_SPECS_DIR) + "/" + name + ".toml");
     ASSERT_TRUE(parsed.spec);
     std::string errors;
-    std::optional<EmittedKernel> sm90 =
-        emitSpecKernel(*parsed.spec, 262144, ScheduleOptions(ScheduleRequest(), 90), errors);
-    std::optional<EmittedKernel> sm80 =
-        emitSpecKernel(*parsed.spec, 262144, ScheduleOptions(ScheduleRequest(), 80), errors);
+    std::optional<EmittedKernel> sm90 = emitSpecKernel(
+        *parsed.spec, 262144, ScheduleOptions(ScheduleRequest(), 90), errors);
+    std::optional<EmittedKernel> sm80 = emitSpecKernel(
+        *parsed.spec, 262144, ScheduleOptions(ScheduleRequest(), 80), errors);
     ASSERT_TRUE(sm90 && sm80) << errors;
     EXPECT_GT(sm90->info.clusterSize, 1) << name;
     EXPECT_NE(sm90->source.find("__cluster_dims__"), std::string::npos);

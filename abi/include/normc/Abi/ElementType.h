@@ -1,10 +1,10 @@
 //===- ElementType.h - The element types of kernel arguments --------------===//
 //
 // The one table of element types: how specs, the IR (MLIR's builtin
-// types), the launch facts, packs and Python spell each one, its width (from which every host sizes its
-// buffers), the CUDA type the emitter declares, and its encoding, from
-// which its range follows. A type narrower than a byte is packed, 8 / bits
-// elements a byte, the first in the low bits.
+// types), the launch facts, packs and Python spell each one, its width (from
+// which every host sizes its buffers), the CUDA type the emitter declares, and
+// its encoding, from which its range follows. A type narrower than a byte is
+// packed, 8 / bits elements a byte, the first in the low bits.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NORMC_ABI_ELEMENTTYPE_H

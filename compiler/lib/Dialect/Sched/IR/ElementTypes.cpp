@@ -22,7 +22,8 @@ Type normc::getElementTypeNamed(MLIRContext *context, std::string_view name) {
   if (!t)
     return {};
   // Every spelling of the table is one of MLIR's builtin types
-  // (ElementTypesTest checks that each reads back to its name).
+  // (Signature.EveryElementTypeIsOneOfMlirsTypes checks that each reads back
+  // to its name).
   return parseType(llvm::StringRef(t->mlirName.data(), t->mlirName.size()),
                    context);
 }
