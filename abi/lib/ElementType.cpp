@@ -2,35 +2,11 @@
 #include "normc/Abi/ElementType.h"
 
 #include <cmath>
-#include <iterator>
 
 using namespace normc;
 
-namespace {
 using Encoding = ElementType::Encoding;
 using Specials = ElementType::Specials;
-
-constexpr ElementType kTypes[] = {
-    {"f64", 64, Encoding::Float, 11, 52, Specials::Ieee, "double", "float64",
-     "f64"},
-    {"f32", 32, Encoding::Float, 8, 23, Specials::Ieee, "float", "float32",
-     "f32"},
-    {"f16", 16, Encoding::Float, 5, 10, Specials::Ieee, "__half", "float16",
-     "f16"},
-    {"bf16", 16, Encoding::Float, 8, 7, Specials::Ieee, "__nv_bfloat16",
-     "bfloat16", "bf16"},
-    {"f8e4m3", 8, Encoding::Float, 4, 3, Specials::NanOnly, "__nv_fp8_e4m3",
-     "float8_e4m3fn", "f8E4M3FN"},
-    {"f8e5m2", 8, Encoding::Float, 5, 2, Specials::Ieee, "__nv_fp8_e5m2",
-     "float8_e5m2", "f8E5M2"},
-    {"f8e8m0", 8, Encoding::Exponent, 8, 0, Specials::NanOnly, "__nv_fp8_e8m0",
-     "float8_e8m0fnu", "f8E8M0FNU"},
-    {"f4e2m1", 4, Encoding::Float, 2, 1, Specials::None, "__nv_fp4_e2m1",
-     "float4_e2m1fn_x2", "f4E2M1FN"},
-    {"i8", 8, Encoding::Integer, 0, 0, Specials::None, "signed char", "int8",
-     "i8"},
-};
-} // namespace
 
 double ElementType::largestFinite() const {
   switch (encoding) {
@@ -65,12 +41,22 @@ double ElementType::smallestPositive() const {
   return std::ldexp(1.0, 1 - bias - mantissaBits);
 }
 
-const ElementType *ElementTypes::begin() const { return std::begin(kTypes); }
-const ElementType *ElementTypes::end() const { return std::end(kTypes); }
+std::string
+normc::elementTypesWithRole(unsigned roles,
+                            std::string_view ElementType::*spelling) {
+  std::vector<std::string_view> names;
+  for (const ElementType &type : allElementTypes())
+    if (type.hasRole(roles))
+      names.push_back(type.*spelling);
+  return listForMessage(names);
+}
 
-std::optional<ElementType> normc::elementTypeNamed(std::string_view name) {
-  for (const ElementType &type : kTypes)
-    if (type.name == name)
-      return type;
-  return std::nullopt;
+std::string normc::listForMessage(const std::vector<std::string_view> &names) {
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i)
+    list.append(i == 0                  ? ""
+                : i + 1 == names.size() ? " or "
+                                        : ", ")
+        .append(names[i]);
+  return list;
 }

@@ -5,7 +5,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "normc/Dsl/Spec.h"
-#include "normc/Abi/ElementType.h"
 
 #include <cmath>
 #include <cstdio>
@@ -21,10 +20,6 @@ template <typename E> struct Spelling {
   std::string_view text;
 };
 
-constexpr Spelling<DType> kDTypes[] = {
-    {DType::F32, "f32"},       {DType::F64, "f64"},
-    {DType::F16, "f16"},       {DType::BF16, "bf16"},
-    {DType::F8E4M3, "f8e4m3"}, {DType::F8E5M2, "f8e5m2"}};
 constexpr Spelling<QuantizeScale> kScales[] = {
     {QuantizeScale::Row, "row"},
     {QuantizeScale::Block, "block"},
@@ -56,15 +51,20 @@ std::optional<E> parse(const Spelling<E> (&table)[N], std::string_view text) {
 }
 } // namespace
 
-std::string_view toString(DType t) { return spell(kDTypes, t); }
+std::string_view toString(DType t) { return t.elementType().name; }
 std::string_view toString(QuantizeScale s) { return spell(kScales, s); }
 std::string_view toString(Variance v) { return spell(kVariances, v); }
 std::string_view toString(EpsilonPlacement p) { return spell(kPlacements, p); }
 std::string_view toString(NormalizedRounding r) { return spell(kRoundings, r); }
 
-std::optional<DType> parseDType(std::string_view s) {
-  return parse(kDTypes, s);
+std::optional<DType> DType::named(std::string_view name) {
+  const ElementType *type = findElementType(name);
+  if (!type || type->roles == 0)
+    return std::nullopt;
+  return DType(type);
 }
+
+std::optional<DType> parseDType(std::string_view s) { return DType::named(s); }
 std::optional<Variance> parseVariance(std::string_view s) {
   return parse(kVariances, s);
 }
@@ -75,20 +75,21 @@ std::optional<NormalizedRounding> parseNormalizedRounding(std::string_view s) {
   return parse(kRoundings, s);
 }
 
-bool isFp8(DType t) { return t == DType::F8E4M3 || t == DType::F8E5M2; }
+bool isFp8(DType t) { return t.elementType().hasRole(ElementType::Quantized); }
 
-// Every spelling toString gives is in the element-type table.
-static ElementType elementTypeOf(DType t) {
-  return *elementTypeNamed(toString(t));
+double largestFinite(DType t) { return t.elementType().largestFinite(); }
+
+double smallestSubnormal(DType t) { return t.elementType().smallestPositive(); }
+
+unsigned byteWidth(DType t) { return t.elementType().bytesFor(1); }
+
+std::vector<DType> dtypesWithRole(unsigned roles) {
+  std::vector<DType> types;
+  for (const ElementType &type : allElementTypes())
+    if (type.hasRole(roles))
+      types.push_back(*DType::named(type.name));
+  return types;
 }
-
-double largestFinite(DType t) { return elementTypeOf(t).largestFinite(); }
-
-double smallestSubnormal(DType t) {
-  return elementTypeOf(t).smallestPositive();
-}
-
-unsigned byteWidth(DType t) { return elementTypeOf(t).bytesFor(1); }
 
 /// The shortest TOML float that reads back to exactly `v` ("1e-05", not
 /// "1.0000000000000001e-05"; %.17g always round-trips). Zero loses its sign

@@ -78,20 +78,14 @@ void checkSpec(const Spec &spec, std::vector<Diagnostic> &diags) {
           "\"block\", but the scale is \"" +
               std::string(toString(spec.quantizeScale.value)) + "\"");
 
-  switch (spec.accumulate.value) {
-  case DType::F16:
+  if (spec.accumulate.value == DType::F16)
     diags.push_back({Severity::Warning, spec.accumulate.loc,
                      "accumulating in f16 loses precision and may overflow; "
                      "\"f32\" is recommended"});
-    break;
-  case DType::BF16:
+  else if (spec.accumulate.value == DType::BF16)
     diags.push_back({Severity::Warning, spec.accumulate.loc,
                      "accumulating in bf16 loses precision; \"f32\" is "
                      "recommended"});
-    break;
-  default:
-    break;
-  }
 }
 
 } // namespace normc::dsl::detail

@@ -22,8 +22,9 @@ static bool isQuantizeBlock(double v) {
 }
 
 const std::vector<TableSchema> &specTables() {
-  static const std::vector<DType> storage = {DType::F32, DType::F16,
-                                             DType::BF16};
+  // Which types each key takes is the element-type table's roles.
+  static const std::vector<DType> storage =
+      dtypesWithRole(ElementType::Storage);
   static const std::vector<TableSchema> tables = {
       {"statistics",
        {{"center", &Spec::center, /*required=*/true},
@@ -50,13 +51,13 @@ const std::vector<TableSchema> &specTables() {
                                       NormalizedRounding::Params}}}}},
       {"dtypes",
        {{"input", EnumKey<DType>{&Spec::input, storage}},
-        {"output", EnumKey<DType>{&Spec::output,
-                                  {DType::F32, DType::F16, DType::BF16,
-                                   DType::F8E4M3, DType::F8E5M2}}},
+        {"output",
+         EnumKey<DType>{&Spec::output, dtypesWithRole(ElementType::Storage |
+                                                      ElementType::Quantized)}},
         {"params", EnumKey<DType>{&Spec::params, storage}},
         {"accumulate",
          EnumKey<DType>{&Spec::accumulate,
-                        {DType::F32, DType::F64, DType::F16, DType::BF16}}}}},
+                        dtypesWithRole(ElementType::Accumulate)}}}},
       {"fusion",
        {{"residual_add", &Spec::residualAdd},
         {"save_stats", &Spec::saveStats}}},

@@ -151,8 +151,7 @@ Outputs evaluate(const dsl::Spec &spec, const Inputs &in) {
 
 Quantization quantization(const dsl::Spec &spec, const Outputs &out,
                           int64_t rows, int64_t d, double staticScale) {
-  const std::optional<Fp8> format = fp8Of(spec.output.value);
-  if (!format)
+  if (!spec.quantized())
     throw std::invalid_argument("quantization: the output is not fp8");
   if (out.y.size() != static_cast<size_t>(rows * d))
     throw std::invalid_argument("quantization: y is not [rows, d]");
@@ -169,10 +168,10 @@ Quantization quantization(const dsl::Spec &spec, const Outputs &out,
           amax = m;
       }
       q.amax.push_back(amax);
-      q.scale.push_back(spec.quantizeScale.value == dsl::QuantizeScale::Static
-                            ? staticScale
-                        : amax == 0 ? 1.0
-                                    : amax / fp8Max(*format));
+      q.scale.push_back(
+          spec.quantizeScale.value == dsl::QuantizeScale::Static ? staticScale
+          : amax == 0                                            ? 1.0
+                      : amax / dsl::largestFinite(spec.output.value));
     }
   return q;
 }
@@ -185,9 +184,10 @@ double scaleErrorFraction(double got, double want) {
   return bound == 0 ? INFINITY : error / bound;
 }
 
-Fp8Count countFp8(Fp8 format, const std::vector<double> &q, const Outputs &ref,
-                  int64_t d, const std::vector<double> &scales,
-                  double staticScale, int64_t group) {
+Fp8Count countFp8(dsl::DType format, const std::vector<double> &q,
+                  const Outputs &ref, int64_t d,
+                  const std::vector<double> &scales, double staticScale,
+                  int64_t group) {
   if (d < 1)
     throw std::invalid_argument("countFp8: d must be at least 1");
   if (group <= 0 || group > d)
@@ -204,7 +204,7 @@ Fp8Count countFp8(Fp8 format, const std::vector<double> &q, const Outputs &ref,
                               : scales[row * groups + feature / size_t(group)];
     double scaled = ref.y[i] / s;
     ++count.values;
-    count.exact += q[i] == roundToFp8(format, scaled) ||
+    count.exact += q[i] == roundTo(format, scaled) ||
                    (std::isnan(q[i]) && std::isnan(scaled));
     count.accepted +=
         fp8AcceptsWithin(format, q[i], ref.y[i], s, ref.yConditioning[i]);

@@ -2,9 +2,11 @@
 //
 // Works on the bits of the double rather than on casts to float or CUDA's
 // half types, so the reference does not share its rounding with the code it
-// checks. Every finite double is significand * 2^(exponent - 52) with a
-// 53-bit significand; rounding keeps the bits at or above the target's
-// quantum at that exponent and rounds the rest to nearest, ties to even.
+// checks; the format (its fraction bits, exponent range, largest value and
+// what overflow gives) is the element-type table's. Every finite double is
+// significand * 2^(exponent - 52) with a 53-bit significand; rounding keeps the
+// bits at or above the target's quantum at that exponent and rounds the rest to
+// nearest, ties to even.
 //
 //===----------------------------------------------------------------------===//
 #include "normc/Reference/Reference.h"
@@ -13,31 +15,25 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 namespace normc::reference {
 namespace {
 
-/// A binary floating-point storage format.
+/// Where a binary floating-point format's values lie, from its row of the
+/// element-type table.
 struct Format {
   int fractionBits; // explicitly stored significand bits
   int minExponent;  // exponent of the smallest normal number
-  int maxExponent;  // exponent of the largest finite number
 };
 
-Format formatOf(dsl::DType type) {
-  switch (type) {
-  case dsl::DType::F16:
-    return {10, -14, 15};
-  case dsl::DType::BF16:
-    return {7, -126, 127};
-  default: // f32, f64; roundTo sends fp8 to roundToFp8
-    break;
-  }
-  return {23, -126, 127};
+Format formatOf(const ElementType &type) {
+  return {type.mantissaBits, 2 - (1 << (type.exponentBits - 1))};
 }
 
 /// Rounds a positive, normal double to `f`; may return a value above the
-/// format's largest finite number, which the caller turns into Inf.
+/// format's largest finite number, which the caller handles.
 double roundMagnitude(uint64_t bits, const Format &f) {
   int exponent = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
   uint64_t significand =
@@ -59,71 +55,34 @@ double roundMagnitude(uint64_t bits, const Format &f) {
   return std::ldexp(static_cast<double>(kept), quantumExponent);
 }
 
-/// Rounds a finite, nonzero v to `f`; a magnitude above `maxFinite` becomes
-/// `overflow`.
-double roundFinite(double v, const Format &f, double maxFinite,
-                   double overflow) {
+} // namespace
+
+double roundTo(dsl::DType dtype, double v) {
+  const ElementType &type = dtype.elementType();
+  if (type.encoding != ElementType::Encoding::Float)
+    throw std::invalid_argument("roundTo: " + std::string(type.name) +
+                                " is not a binary floating-point format");
+  if (type.bits == 64 || std::isnan(v) || v == 0)
+    return v;
+  double max = type.largestFinite();
+  bool saturates = type.overflow == ElementType::Overflow::Saturate;
+  if (std::isinf(v))
+    return saturates ? std::copysign(max, v) : v;
   uint64_t bits;
   std::memcpy(&bits, &v, sizeof bits);
-  bool negative = bits >> 63;
   double magnitude = 0;
   // Subnormal doubles (biased exponent 0) lie far below half the smallest
   // subnormal of every target and round to zero.
   if (((bits >> 52) & 0x7ff) != 0) {
-    magnitude = roundMagnitude(bits, f);
-    if (magnitude > maxFinite)
-      magnitude = overflow;
+    magnitude = roundMagnitude(bits, formatOf(type));
+    if (magnitude > max)
+      magnitude = saturates ? max : INFINITY;
   }
-  return negative ? -magnitude : magnitude;
+  return std::copysign(magnitude, v);
 }
 
-double largestOf(const Format &f) {
-  return std::ldexp(2.0 - std::ldexp(1.0, -f.fractionBits), f.maxExponent);
-}
-
-Format formatOf(Fp8 format) {
-  return format == Fp8::E4M3 ? Format{3, -6, 8} : Format{2, -14, 15};
-}
-
-} // namespace
-
-std::optional<Fp8> fp8Of(dsl::DType type) {
-  if (type == dsl::DType::F8E4M3)
-    return Fp8::E4M3;
-  if (type == dsl::DType::F8E5M2)
-    return Fp8::E5M2;
-  return std::nullopt;
-}
-
-double roundTo(dsl::DType type, double v) {
-  if (std::optional<Fp8> fp8 = fp8Of(type))
-    return roundToFp8(*fp8, v);
-  if (type == dsl::DType::F64 || !std::isfinite(v) || v == 0)
-    return v;
-  Format f = formatOf(type);
-  return roundFinite(v, f, largestOf(f), INFINITY);
-}
-
-double fp8Max(Fp8 format) {
-  // E4M3FN spends its top code (exponent and fraction all ones) on NaN, so
-  // its largest value is one quantum below the IEEE-style largest.
-  Format f = formatOf(format);
-  return format == Fp8::E4M3
-             ? largestOf(f) - std::ldexp(1.0, f.maxExponent - f.fractionBits)
-             : largestOf(f);
-}
-
-double roundToFp8(Fp8 format, double v) {
-  if (std::isnan(v) || v == 0)
-    return v;
-  double max = fp8Max(format);
-  if (std::isinf(v))
-    return v > 0 ? max : -max;
-  return roundFinite(v, formatOf(format), max, max);
-}
-
-bool fp8Accepts(Fp8 format, double q, double scaled) {
-  double nearest = roundToFp8(format, scaled);
+bool fp8Accepts(dsl::DType format, double q, double scaled) {
+  double nearest = roundTo(format, scaled);
   if (std::isnan(nearest) || std::isnan(q))
     return std::isnan(nearest) && std::isnan(q);
   if (q == nearest)
@@ -131,18 +90,18 @@ bool fp8Accepts(Fp8 format, double q, double scaled) {
   // The other neighbour of a midpoint: 2^-12 is far below half a quantum
   // (2^-5 relatively at least), so q near enough is adjacent to `nearest`.
   double midpoint = (q + nearest) / 2;
-  return roundToFp8(format, q) == q &&
+  return roundTo(format, q) == q &&
          std::fabs(scaled - midpoint) <= std::ldexp(std::fabs(midpoint), -12);
 }
 
-bool fp8AcceptsWithin(Fp8 format, double q, double yRef, double s,
+bool fp8AcceptsWithin(dsl::DType format, double q, double yRef, double s,
                       double conditioning) {
   if (fp8Accepts(format, q, yRef / s))
     return true;
   // Rounding is monotone: the roundings of the interval lie between those
   // of its ends.
-  double a = roundToFp8(format, (yRef - conditioning) / s);
-  double b = roundToFp8(format, (yRef + conditioning) / s);
+  double a = roundTo(format, (yRef - conditioning) / s);
+  double b = roundTo(format, (yRef + conditioning) / s);
   return std::min(a, b) <= q && q <= std::max(a, b);
 }
 

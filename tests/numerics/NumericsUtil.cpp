@@ -145,10 +145,10 @@ static void gradeFp8(const dsl::Spec &spec, const CaseData &data,
           std::max(grade.scale, reference::scaleErrorFraction(got["scale"][i],
                                                               want.scale[i]) /
                                     (leeway.roundoffRatio * leeway.depth));
-  reference::Fp8Count count = reference::countFp8(
-      *reference::fp8Of(spec.output.value), got["y"], ref, data.d,
-      isStatic ? std::vector<double>() : got["scale"],
-      isStatic ? data.staticScale[0] : 1.0, want.group);
+  reference::Fp8Count count =
+      reference::countFp8(spec.output.value, got["y"], ref, data.d,
+                          isStatic ? std::vector<double>() : got["scale"],
+                          isStatic ? data.staticScale[0] : 1.0, want.group);
   grade.fp8Values = count.values;
   grade.fp8Exact = count.exact;
   grade.fp8Wrong = count.values - count.accepted;

@@ -118,7 +118,7 @@ bool reportForward(const char *name, const std::vector<double> &got,
 bool reportQuantized(const dsl::Spec &spec, const RunOutputs &got,
                      const reference::Outputs &ref, int64_t rows, int64_t d,
                      const double *staticScale) {
-  reference::Fp8 format = *reference::fp8Of(spec.output.value);
+  dsl::DType format = spec.output.value;
   reference::Quantization want = reference::quantization(
       spec, ref, rows, d, staticScale ? *staticScale : 1.0);
   bool kept = true;

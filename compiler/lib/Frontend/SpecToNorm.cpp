@@ -1,7 +1,7 @@
 //===- SpecToNorm.cpp - Build the spec-level IR from a spec ---------------===//
 #include "normc/Frontend/SpecToNorm.h"
+#include "normc/Dialect/ElementTypes.h"
 #include "normc/Dialect/Norm/IR/NormOps.h"
-#include "normc/Dialect/Sched/IR/ElementTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "normc/Runtime/Host/Npy.h"
+#include "normc/Abi/ElementType.h"
 
 #include <algorithm>
 #include <cctype>
@@ -20,9 +21,11 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace normc::npy {
 namespace {
@@ -228,25 +231,35 @@ private:
 // Elements
 //===----------------------------------------------------------------------===//
 
-struct ElementType {
-  const char *name; // "float32", ...
-  size_t size;
-};
+/// Whether the reader decodes `type`: IEEE binary floats, whose numpy and
+/// torch names agree ("float32").
+bool readable(const normc::ElementType &type) {
+  return !type.npyCode.empty() &&
+         type.encoding == normc::ElementType::Encoding::Float &&
+         type.specials == normc::ElementType::Specials::Ieee;
+}
 
-/// The element type a descr names, when it is one read here: 'f2', 'f4' or
-/// 'f8', little-endian ('<'), or with '|', '=' or no byte order.
-std::optional<ElementType> elementType(const std::string &descr) {
+/// The element type a descr names, when it is one read here: a float of the
+/// element-type table whose .npy code it is ('f2', 'f4' or 'f8'),
+/// little-endian ('<'), or with '|', '=' or no byte order; null otherwise.
+const normc::ElementType *elementType(const std::string &descr) {
   std::string_view code = descr;
   if (!code.empty() &&
       (code.front() == '<' || code.front() == '|' || code.front() == '='))
     code.remove_prefix(1);
-  if (code == "f2")
-    return ElementType{"float16", 2};
-  if (code == "f4")
-    return ElementType{"float32", 4};
-  if (code == "f8")
-    return ElementType{"float64", 8};
-  return std::nullopt;
+  for (const normc::ElementType &type : normc::allElementTypes())
+    if (readable(type) && type.npyCode == code)
+      return &type;
+  return nullptr;
+}
+
+/// The readable types' numpy names, as a message lists them.
+std::string readableTypes() {
+  std::vector<std::string_view> names;
+  for (const normc::ElementType &type : normc::allElementTypes())
+    if (readable(type))
+      names.push_back(type.torchName);
+  return normc::listForMessage(names);
 }
 
 uint64_t loadLittleEndian(const unsigned char *p, size_t size) {
@@ -447,14 +460,14 @@ Array read(const std::string &path) {
   const Literal &descr = dict["descr"];
   if (descr.kind != Literal::String && descr.kind != Literal::List)
     fail(path, "malformed header: 'descr' must be a string");
-  std::optional<ElementType> type;
+  const normc::ElementType *type = nullptr;
   if (descr.kind == Literal::String)
     type = elementType(descr.text);
   if (!type)
     fail(path, "unsupported dtype " +
                    (descr.kind == Literal::String ? quoted(descr.text)
                                                   : "(a structured dtype)") +
-                   "; expected float32, float64 or float16");
+                   "; expected " + readableTypes());
 
   const Literal &fortran = dict["fortran_order"];
   if (fortran.kind != Literal::Bool)
@@ -465,11 +478,12 @@ Array read(const std::string &path) {
 
   Array array;
   array.shape = shapeOf(path, dict["shape"]);
-  array.dtype = type->name;
-  int64_t count = elementCount(array.shape, type->size);
+  array.dtype = std::string(type->torchName);
+  const size_t size = type->bytesFor(1);
+  int64_t count = elementCount(array.shape, size);
   if (count < 0)
     fail(path, "shape " + formatShape(array.shape) + " is too large");
-  uint64_t expected = static_cast<uint64_t>(count) * type->size;
+  uint64_t expected = static_cast<uint64_t>(count) * size;
   auto wrongSize = [&](uint64_t found, bool more) {
     fail(path, std::string(found < expected ? "truncated: " : "") +
                    "expected " + std::to_string(expected) +
@@ -481,7 +495,7 @@ Array read(const std::string &path) {
     wrongSize(*reader.size - dataOffset, false);
   // The bytes and the doubles they become must fit in memory (compared by
   // division: the product may not fit in 64 bits).
-  const uint64_t perElement = type->size + sizeof(double);
+  const uint64_t perElement = size + sizeof(double);
   if (uint64_t memory = physicalMemory();
       memory && static_cast<uint64_t>(count) > memory / perElement)
     fail(path, "shape " + formatShape(array.shape) + " needs " +
@@ -496,7 +510,7 @@ Array read(const std::string &path) {
   array.data.resize(count);
   auto *p = reinterpret_cast<const unsigned char *>(bytes.data()) + dataOffset;
   for (int64_t i = 0; i < count; ++i)
-    array.data[i] = decode(p + i * type->size, type->size);
+    array.data[i] = decode(p + i * size, size);
   return array;
 }
 

@@ -219,7 +219,7 @@ norm.spec @static_scale_of_two {
 norm.spec @quantize_to_bf16 {
   %x = norm.input "x" : tensor<?x8xf32>
   %a = norm.amax %x : tensor<?x8xf32> -> tensor<?xf32>
-  // expected-error @+1 {{result #0 must be 2D tensor of f8E4M3FN type or f8E5M2 type values}}
+  // expected-error @+1 {{result #0 must be 2D tensor of quantized element type values}}
   %q = norm.quantize %x scale %a : (tensor<?x8xf32>, tensor<?xf32>) -> tensor<?x8xbf16>
   norm.output "y", %q : tensor<?x8xbf16>
 }

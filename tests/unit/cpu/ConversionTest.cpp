@@ -169,22 +169,22 @@ TEST(ConversionTest, Fp8RoundsLikeTheReference) {
   // outputs) against the reference's rounding: every value of each format,
   // the midpoints between neighbours and just beside them, values beyond
   // the largest, specials, and random floats over the whole range.
-  using normc::reference::Fp8;
+  using normc::dsl::DType;
   std::vector<float> in = {0.0f, -0.0f, INFINITY, -INFINITY,
                            NAN,  1e30f, -1e30f,   1e-30f};
-  for (Fp8 format : {Fp8::E4M3, Fp8::E5M2}) {
-    double max = normc::reference::fp8Max(format);
+  for (DType format : {DType::F8E4M3, DType::F8E5M2}) {
+    double max = normc::dsl::largestFinite(format);
     // Every value is m * 2^e with m < 16 (a significand of at most 4 bits).
     std::vector<double> values;
     for (int e = -20; e <= 16; ++e)
       for (int m = 0; m < 16; ++m) {
         double v = std::ldexp(m, e);
-        if (v <= max && normc::reference::roundToFp8(format, v) == v)
+        if (v <= max && normc::reference::roundTo(format, v) == v)
           values.push_back(v);
       }
     std::sort(values.begin(), values.end());
     values.erase(std::unique(values.begin(), values.end()), values.end());
-    EXPECT_EQ(values.size(), format == Fp8::E4M3 ? 127u : 124u);
+    EXPECT_EQ(values.size(), format == DType::F8E4M3 ? 127u : 124u);
     for (std::size_t i = 0; i < values.size(); ++i) {
       std::vector<double> points = {values[i]};
       if (i + 1 < values.size())
@@ -210,8 +210,8 @@ TEST(ConversionTest, Fp8RoundsLikeTheReference) {
   launch(kernel, Dim3{static_cast<unsigned>((n + 127) / 128)}, Dim3{128}, 0,
          args, withOrder(LaneOrder::Forward, 2));
   for (std::size_t i = 0; i < in.size(); ++i) {
-    double e4 = normc::reference::roundToFp8(Fp8::E4M3, in[i]);
-    double e5 = normc::reference::roundToFp8(Fp8::E5M2, in[i]);
+    double e4 = normc::reference::roundTo(DType::F8E4M3, in[i]);
+    double e5 = normc::reference::roundTo(DType::F8E5M2, in[i]);
     if (std::isnan(in[i])) {
       EXPECT_TRUE(std::isnan(e4m3[i]) && std::isnan(e5m2[i]));
       continue;

@@ -226,8 +226,8 @@ TEST(SpecErrors, UnknownEnumValuesListTheAllowedOnes) {
             Lines{"t.toml:5:13: error: 'placement' must be one of "
                   "\"inside_sqrt\", \"outside_sqrt\", got 'inside'"});
   EXPECT_EQ(afterCenter("[dtypes]\naccumulate = \"fp32\"\n"),
-            Lines{"t.toml:5:14: error: 'accumulate' must be one of \"f32\", "
-                  "\"f64\", \"f16\", \"bf16\", got \"fp32\""});
+            Lines{"t.toml:5:14: error: 'accumulate' must be one of \"f64\", "
+                  "\"f32\", \"f16\", \"bf16\", got \"fp32\""});
   EXPECT_EQ(afterCenter("[dtypes]\noutput = \"BF16\"\n"),
             Lines{"t.toml:5:10: error: 'output' must be one of \"f32\", "
                   "\"f16\", \"bf16\", \"f8e4m3\", \"f8e5m2\", got \"BF16\""});

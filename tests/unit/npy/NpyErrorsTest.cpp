@@ -38,7 +38,7 @@ TEST_F(NpyTest, UnsupportedDtypes) {
     EXPECT_EQ(
         readError(write("x.npy", npyFile(header(descr, "(2,)"), kFloats))),
         "DIR/x.npy: unsupported dtype '" + std::string(descr) +
-            "'; expected float32, float64 or float16")
+            "'; expected float64, float32 or float16")
         << descr;
   EXPECT_EQ(
       readError(write("x.npy", npyFile(header("\x93"
@@ -51,7 +51,7 @@ TEST_F(NpyTest, UnsupportedDtypes) {
                            "'shape': (2,), }\n";
   EXPECT_EQ(readError(write("x.npy", npyFile(structured, kFloats))),
             "DIR/x.npy: unsupported dtype (a structured dtype); expected "
-            "float32, float64 or float16");
+            "float64, float32 or float16");
 }
 
 TEST_F(NpyTest, FortranOrder) {

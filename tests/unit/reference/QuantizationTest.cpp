@@ -69,18 +69,19 @@ TEST(Quantization, CountDividesEachValueByItsBlocksScale) {
       quantization(fp8Spec(dsl::QuantizeScale::Block, 16), ref, 2, 40);
   std::vector<double> q;
   for (size_t i = 0; i < ref.y.size(); ++i)
-    q.push_back(roundToFp8(Fp8::E4M3,
-                           ref.y[i] / want.scale[(i / 40) * 3 + i % 40 / 16]));
-  Fp8Count count = countFp8(Fp8::E4M3, q, ref, 40, want.scale, 1, want.group);
+    q.push_back(roundTo(dsl::DType::F8E4M3,
+                        ref.y[i] / want.scale[(i / 40) * 3 + i % 40 / 16]));
+  Fp8Count count =
+      countFp8(dsl::DType::F8E4M3, q, ref, 40, want.scale, 1, want.group);
   EXPECT_EQ(count.values, 80u);
   EXPECT_EQ(count.exact, 80u);
   EXPECT_EQ(count.accepted, 80u);
   // The same values against the first block's scale for the whole row are
   // mostly wrong: the grouping is what the count checks.
   std::vector<double> rowScales = {want.scale[0], want.scale[3]};
-  Fp8Count perRow = countFp8(Fp8::E4M3, q, ref, 40, rowScales);
+  Fp8Count perRow = countFp8(dsl::DType::F8E4M3, q, ref, 40, rowScales);
   EXPECT_LT(perRow.accepted, 60u);
-  EXPECT_THROW(countFp8(Fp8::E4M3, q, ref, 40, want.scale, 1, 8),
+  EXPECT_THROW(countFp8(dsl::DType::F8E4M3, q, ref, 40, want.scale, 1, 8),
                std::invalid_argument);
 }
 

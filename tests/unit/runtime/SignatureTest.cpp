@@ -13,11 +13,12 @@
 //===----------------------------------------------------------------------===//
 #include "normc/Abi/Signature.h"
 #include "normc/Abi/ElementType.h"
-#include "normc/Dialect/Sched/IR/ElementTypes.h"
+#include "normc/Dialect/ElementTypes.h"
 #include "normc/Runtime/Api/HostRun.h"
 #include "normc/Runtime/Cuda/CudaDriver.h"
 #include "normc/normc.h"
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/MLIRContext.h"
 
 #include <gtest/gtest.h>
@@ -26,6 +27,7 @@
 #include <limits>
 #include <random>
 #include <set>
+#include <string>
 
 using namespace normc;
 
@@ -208,6 +210,38 @@ TEST(Signature, EveryElementTypeIsOneOfMlirsTypes) {
     EXPECT_EQ(getElementTypeName(type), t.name);
   }
   EXPECT_FALSE(getElementTypeNamed(&context, "f7"));
+}
+
+// Where the IR may hold a type is the table's roles, and the verifiers'
+// messages list the table's types: a new row needs no new constraint.
+TEST(Signature, TheIrAcceptsATypeForTheTablesRoles) {
+  mlir::MLIRContext context;
+  for (const ElementType &t : allElementTypes()) {
+    mlir::Type type = getElementTypeNamed(&context, t.name);
+    for (unsigned role : {ElementType::Storage, ElementType::Quantized,
+                          ElementType::Accumulate})
+      EXPECT_EQ(hasElementRole(type, role), t.hasRole(role)) << t.name;
+  }
+  EXPECT_FALSE(hasElementRole(mlir::IntegerType::get(&context, 32),
+                              ElementType::Accumulate));
+  EXPECT_EQ(elementTypesWithRole(ElementType::Storage | ElementType::Quantized,
+                                 &ElementType::mlirName),
+            "f32, f16, bf16, f8E4M3FN or f8E5M2");
+  EXPECT_EQ(elementTypesWithRole(ElementType::Accumulate),
+            "f64, f32, f16 or bf16");
+}
+
+// A .npy code is numpy's kind letter and the width in bytes.
+TEST(Signature, NpyCodesAreTheKindAndTheBytes) {
+  for (const ElementType &t : allElementTypes()) {
+    if (t.npyCode.empty())
+      continue;
+    char kind = t.encoding == ElementType::Encoding::Integer ? 'i' : 'f';
+    EXPECT_EQ(t.npyCode, kind + std::to_string(t.bytesFor(1))) << t.name;
+    EXPECT_FALSE(t.packed()) << t.name;
+  }
+  EXPECT_EQ(elementTypeNamed("f32")->npyCode, "f4");
+  EXPECT_EQ(elementTypeNamed("bf16")->npyCode, ""); // numpy has no bfloat16
 }
 
 // Each range follows from the encoding; these are the formats' published

@@ -10,8 +10,8 @@
 #include "normc/Target/Cuda/CudaEmitter.h"
 #include "CudaSupport.h"
 #include "normc/Abi/ElementType.h"
+#include "normc/Dialect/ElementTypes.h"
 #include "normc/Dialect/Kern/IR/LaunchInfo.h"
-#include "normc/Dialect/Sched/IR/ElementTypes.h"
 #include "normc/Dialect/Sched/IR/ScalarOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

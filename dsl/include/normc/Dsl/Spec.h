@@ -9,17 +9,46 @@
 #ifndef NORMC_DSL_SPEC_H
 #define NORMC_DSL_SPEC_H
 
+#include "normc/Abi/ElementType.h"
 #include "normc/Dsl/Diagnostic.h"
 
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace normc::dsl {
 
-/// Storage and accumulation element types. The fp8 formats (OCP E4M3FN and
-/// E5M2) are output types only, quantized with a scale (docs/fp8.md).
-enum class DType { F32, F64, F16, BF16, F8E4M3, F8E5M2 };
+/// An element type a spec names: its row of the element-type table
+/// (normc/Abi/ElementType.h), which spells it and says its width, range and
+/// roles. The fp8 formats (OCP E4M3FN and E5M2) are output types only,
+/// quantized with a scale (docs/fp8.md).
+class DType {
+public:
+  static const DType F32, F64, F16, BF16, F8E4M3, F8E5M2;
+
+  /// The table's row for `name`, if a spec may name it (it has a role).
+  static std::optional<DType> named(std::string_view name);
+  const ElementType &elementType() const { return *type; }
+  friend bool operator==(DType a, DType b) { return a.type == b.type; }
+  friend bool operator!=(DType a, DType b) { return a.type != b.type; }
+
+private:
+  explicit constexpr DType(const ElementType *type) : type(type) {}
+  // A name the table lacks is a null row, and dereferencing it stops the
+  // constant evaluation: a misspelled constant does not compile.
+  static constexpr DType of(std::string_view name) {
+    return DType(&*findElementType(name));
+  }
+  const ElementType *type;
+};
+inline constexpr DType DType::F32 = DType::of("f32");
+inline constexpr DType DType::F64 = DType::of("f64");
+inline constexpr DType DType::F16 = DType::of("f16");
+inline constexpr DType DType::BF16 = DType::of("bf16");
+inline constexpr DType DType::F8E4M3 = DType::of("f8e4m3");
+inline constexpr DType DType::F8E5M2 = DType::of("f8e5m2");
+
 enum class Variance { Biased, Unbiased };
 enum class EpsilonPlacement { InsideSqrt, OutsideSqrt };
 /// Where n = (h - mean) * rstd is rounded before the gain (affine.normalized):
@@ -30,7 +59,7 @@ enum class NormalizedRounding { Accumulate, Input, Params };
 /// block of features of each row, or one given scale.
 enum class QuantizeScale { Row, Block, Static };
 
-/// Spelling used in specs and MLIR: "f32", "f64", "f16", "bf16".
+/// Spelling used in specs: "f32", "f64", "f16", "bf16", "f8e4m3", ...
 std::string_view toString(DType t);
 std::string_view toString(Variance v);
 std::string_view toString(EpsilonPlacement p);
@@ -40,7 +69,7 @@ std::optional<DType> parseDType(std::string_view s);
 std::optional<Variance> parseVariance(std::string_view s);
 std::optional<EpsilonPlacement> parseEpsilonPlacement(std::string_view s);
 std::optional<NormalizedRounding> parseNormalizedRounding(std::string_view s);
-/// Whether `t` is an fp8 format.
+/// Whether `t` is a format an output is quantized to (fp8).
 bool isFp8(DType t);
 /// Size of one element in bytes.
 unsigned byteWidth(DType t);
@@ -48,6 +77,9 @@ unsigned byteWidth(DType t);
 double largestFinite(DType t);
 /// The smallest positive (subnormal) value of a type (2^-24 for f16).
 double smallestSubnormal(DType t);
+/// The types a spec may name for any of the `roles` (ElementType::Role
+/// bits), in the table's order.
+std::vector<DType> dtypesWithRole(unsigned roles);
 
 /// A value and where it was written (unknown position for defaults).
 template <typename T> struct Located {

@@ -67,43 +67,31 @@ double tolerance(dsl::DType outputType);
 double errorFraction(double y, double ref, dsl::DType type,
                      double conditioning = 0);
 
-/// Rounds v to the nearest value of a storage type, ties to even, and
-/// returns it as a double: overflow gives +-Inf (saturates for the fp8
-/// types, as roundToFp8), tiny values become subnormals or signed zero, NaN
-/// stays NaN. F64 is the identity.
+/// Rounds v to the nearest value of an element type, ties to even, and
+/// returns it as a double: overflow gives +-Inf, or the largest finite value
+/// for a type whose conversions saturate (fp8, infinities too: the table's
+/// `overflow`); tiny values become subnormals or signed zero, NaN stays
+/// NaN. F64 is the identity.
 double roundTo(dsl::DType type, double v);
 
-/// The fp8 formats of docs/fp8.md: OCP E4M3FN (no infinity, largest
-/// finite 448) and E5M2 (largest finite 57344).
-enum class Fp8 { E4M3, E5M2 };
-
-/// The fp8 format of an output type; nullopt for the others.
-std::optional<Fp8> fp8Of(dsl::DType type);
-
-/// The largest finite value of `format`.
-double fp8Max(Fp8 format);
-
-/// Rounds v to the nearest value of `format`, ties to even, saturating to
-/// +-fp8Max (infinities too); tiny values become subnormals or signed zero;
-/// NaN stays NaN.
-double roundToFp8(Fp8 format, double v);
-
 /// Whether the fp8 promise (docs/fp8.md) accepts q for `scaled` =
-/// y_ref / s: q is roundToFp8(scaled), or `scaled` lies within 2^-12
-/// (relatively) of the midpoint between q and that value.
-bool fp8Accepts(Fp8 format, double q, double scaled);
+/// y_ref / s, for an fp8 `format`: q is roundTo(format, scaled), or
+/// `scaled` lies within 2^-12 (relatively) of the midpoint between q and
+/// that value.
+bool fp8Accepts(dsl::DType format, double q, double scaled);
 
 /// fp8Accepts(format, q, yRef / s), where y_ref is known only up to
 /// `conditioning` (Outputs::yConditioning: the roundings of mu and of
 /// affine.normalized's n that no f32 evaluation avoids); q may then also
 /// be the rounding of any value within it, divided by s.
-bool fp8AcceptsWithin(Fp8 format, double q, double yRef, double s,
+bool fp8AcceptsWithin(dsl::DType format, double q, double yRef, double s,
                       double conditioning);
 
 /// The fp8 scaling (docs/fp8.md) per row (or per row and block) of a
 /// quantized spec, from evaluate's y: the amax (the largest |y[i]| of the row
-/// or block, NaN ignored, 0 for none) and the scale (amax / fp8Max, 1 when
-/// amax is 0; with scale = "static", `staticScale` for every row).
+/// or block, NaN ignored, 0 for none) and the scale (amax / the largest finite
+/// fp8 value, 1 when amax is 0; with scale = "static", `staticScale` for every
+/// row).
 struct Quantization {
   /// Features an amax and a scale cover: d, or `block` with scale = "block"
   /// (the last block of a row may be shorter).
@@ -126,9 +114,10 @@ double scaleErrorFraction(double got, double want);
 struct Fp8Count {
   size_t values = 0, exact = 0, accepted = 0;
 };
-Fp8Count countFp8(Fp8 format, const std::vector<double> &q, const Outputs &ref,
-                  int64_t d, const std::vector<double> &scales,
-                  double staticScale = 1, int64_t group = 0);
+Fp8Count countFp8(dsl::DType format, const std::vector<double> &q,
+                  const Outputs &ref, int64_t d,
+                  const std::vector<double> &scales, double staticScale = 1,
+                  int64_t group = 0);
 
 } // namespace normc::reference
 

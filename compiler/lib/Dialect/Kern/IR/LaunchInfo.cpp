@@ -1,6 +1,6 @@
 //===- LaunchInfo.cpp - Launch facts, read off kern IR --------------------===//
 #include "normc/Dialect/Kern/IR/LaunchInfo.h"
-#include "normc/Dialect/Sched/IR/ElementTypes.h"
+#include "normc/Dialect/ElementTypes.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"

@@ -22,6 +22,9 @@
 
 using namespace mlir;
 using namespace normc::sched;
+using normc::ElementType;
+using normc::elementTypesWithRole;
+using normc::hasElementRole;
 
 Type normc::sched::getElementType(Type schedType) {
   return llvm::TypeSwitch<Type, Type>(schedType)
@@ -71,44 +74,26 @@ normc::ScheduleProblem normc::sched::getScheduleProblem(KernelOp kernel) {
 // Types
 //===----------------------------------------------------------------------===//
 
-static bool isStorageFloat(Type t) {
-  return t.isF32() || t.isF16() || t.isBF16();
-}
-static bool isAccumulateFloat(Type t) { return isStorageFloat(t) || t.isF64(); }
-static bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
-
-/// Which element types a sched type holds.
-enum class Elements {
-  Storage,    // f32, f16, bf16: what a per-feature buffer stores
-  Rows,       // and fp8: what a [rows, d] buffer stores
-  Accumulate, // f64, f32, f16, bf16: what arithmetic and statistics use
-  RowValues,  // either: a row value or a chunk of it
+/// Which element types a sched type holds: those the element-type table
+/// gives any of these roles.
+enum Elements : unsigned {
+  // What a per-feature buffer stores.
+  Storage = ElementType::Storage,
+  // What a [rows, d] buffer stores.
+  Rows = ElementType::Storage | ElementType::Quantized,
+  // What arithmetic and statistics use.
+  Accumulate = ElementType::Accumulate,
+  // A row value or a chunk of it.
+  RowValues = ElementType::Accumulate | ElementType::Quantized,
 };
 
 static LogicalResult verifyElement(function_ref<InFlightDiagnostic()> emitError,
-                                   Type element, Elements kind) {
-  bool ok = false;
-  const char *expected = "";
-  switch (kind) {
-  case Elements::Storage:
-    ok = isStorageFloat(element), expected = "f32, f16 or bf16";
-    break;
-  case Elements::Rows:
-    ok = isStorageFloat(element) || isFp8(element);
-    expected = "f32, f16, bf16, f8E4M3FN or f8E5M2";
-    break;
-  case Elements::Accumulate:
-    ok = isAccumulateFloat(element), expected = "f64, f32, f16 or bf16";
-    break;
-  case Elements::RowValues:
-    ok = isAccumulateFloat(element) || isFp8(element);
-    expected = "f64, f32, f16, bf16, f8E4M3FN or f8E5M2";
-    break;
-  }
-  if (ok)
+                                   Type element, Elements roles) {
+  if (hasElementRole(element, roles))
     return success();
-  return emitError() << "element type must be " << expected << ", got "
-                     << element;
+  return emitError() << "element type must be "
+                     << elementTypesWithRole(roles, &ElementType::mlirName)
+                     << ", got " << element;
 }
 
 #define NORMC_TYPE_VERIFIER(T, elements)                                       \
@@ -238,12 +223,18 @@ LogicalResult KernelOp::verify() {
 
 LogicalResult normc::sched::verifyScalarOp(Operation *op, Type accumulate) {
   for (Type t : op->getResultTypes()) {
-    // Only a rounding makes fp8 (to store it); only a comparison, i1.
-    bool fp8 = isFp8(t) && isa<arith::TruncFOp>(op);
+    // Only a rounding makes a quantized type (to store it); only a comparison,
+    // i1.
+    bool quantized =
+        hasElementRole(t, ElementType::Quantized) && isa<arith::TruncFOp>(op);
     bool flag = t.isInteger(1) && isa<arith::CmpFOp>(op);
-    if (!isAccumulateFloat(t) && !t.isInteger(32) && !fp8 && !flag)
+    if (!hasElementRole(t, ElementType::Accumulate) && !t.isInteger(32) &&
+        !quantized && !flag)
       return op->emitOpError("result type ")
-             << t << " cannot be emitted; expected f64, f32, f16, bf16 or i32";
+             << t << " cannot be emitted; expected "
+             << elementTypesWithRole(ElementType::Accumulate,
+                                     &ElementType::mlirName)
+             << " (an accumulate type) or i32";
   }
   if (!getScalarForm(op))
     return op->emitOpError("cannot be emitted as CUDA");

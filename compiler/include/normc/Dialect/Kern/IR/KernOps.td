@@ -40,7 +40,7 @@ def Kern_KernelOp : Kern_Op<"kernel", [
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        OptionalAttr<I64Attr>:$d,
-                       TypeAttrOf<Sched_AccumulateFloat>:$accumulate,
+                       TypeAttrOf<Normc_AccumulateElement>:$accumulate,
                        Sched_ScheduleAttr:$schedule,
                        OptionalAttr<Kern_SharedLayoutAttr>:$shared_layout,
                        DefaultValuedAttr<I64Attr, "0">:$launch_order);
@@ -332,7 +332,7 @@ def Kern_ReadAccumulatorOp : Kern_Op<"read_accumulator", [
     HasParent<"ForRowGroupsOp">]> {
   let summary = "This thread's sum";
   let arguments = (ins Arg<Sched_AccumulatorType, "", [MemRead]>:$acc);
-  let results = (outs Sched_AccumulateFloat:$result);
+  let results = (outs Normc_AccumulateElement:$result);
   let assemblyFormat = [{
     $acc attr-dict `:` qualified(type($acc)) `->` type($result)
   }];
@@ -347,9 +347,9 @@ def Kern_WarpSumOp : Kern_Op<"warp_sum", [HasParent<"ForRowGroupsOp">,
     every lane receives its group's total. Not `Pure`: it is convergent and
     must not move.
   }];
-  let arguments = (ins Sched_AccumulateFloat:$value, I64Attr:$lanes,
+  let arguments = (ins Normc_AccumulateElement:$value, I64Attr:$lanes,
                        Sched_CombineOrSum:$combine);
-  let results = (outs Sched_AccumulateFloat:$result);
+  let results = (outs Normc_AccumulateElement:$result);
   let assemblyFormat = [{
     $value `lanes` `(` $lanes `)` (`combine` `(` $combine^ `)`)? attr-dict `:`
     type($result)
@@ -360,7 +360,7 @@ def Kern_WarpSumOp : Kern_Op<"warp_sum", [HasParent<"ForRowGroupsOp">,
 def Kern_ScratchWriteOp : Kern_Op<"scratch_write", [
     HasParent<"ForRowGroupsOp">]> {
   let summary = "The first lane of each warp of a row writes its warp's sum";
-  let arguments = (ins Sched_AccumulateFloat:$value,
+  let arguments = (ins Normc_AccumulateElement:$value,
                        Arg<Sched_ScratchType, "", [MemWrite]>:$scratch);
   let assemblyFormat = [{
     $value `,` $scratch attr-dict `:` type($value) `,` qualified(type($scratch))
@@ -372,7 +372,7 @@ def Kern_ScratchSumOp : Kern_Op<"scratch_sum", [HasParent<"ForRowGroupsOp">]> {
   let summary = "Every thread of a row adds (or maxes) its row's warp sums, in order";
   let arguments = (ins Arg<Sched_ScratchType, "", [MemRead]>:$scratch,
                        Sched_CombineOrSum:$combine);
-  let results = (outs Sched_AccumulateFloat:$result);
+  let results = (outs Normc_AccumulateElement:$result);
   let assemblyFormat = [{
     $scratch (`combine` `(` $combine^ `)`)? attr-dict `:`
     qualified(type($scratch)) `->` type($result)
@@ -395,7 +395,7 @@ def Kern_SharedClusterSlotOp : Kern_Op<"shared_cluster_slot", [
 def Kern_ClusterWriteOp : Kern_Op<"cluster_write", [
     HasParent<"ForRowGroupsOp">]> {
   let summary = "Thread 0 of the block writes the block's total to its slot";
-  let arguments = (ins Sched_AccumulateFloat:$value,
+  let arguments = (ins Normc_AccumulateElement:$value,
                        Arg<Sched_ScratchType, "", [MemWrite]>:$slot);
   let assemblyFormat = [{
     $value `,` $slot attr-dict `:` type($value) `,` qualified(type($slot))
@@ -413,7 +413,7 @@ def Kern_ClusterSumOp : Kern_Op<"cluster_sum", [HasParent<"ForRowGroupsOp">]> {
   }];
   let arguments = (ins Arg<Sched_ScratchType, "", [MemRead]>:$slot,
                        Sched_CombineOrSum:$combine);
-  let results = (outs Sched_AccumulateFloat:$result);
+  let results = (outs Normc_AccumulateElement:$result);
   let assemblyFormat = [{
     $slot (`combine` `(` $combine^ `)`)? attr-dict `:`
     qualified(type($slot)) `->` type($result)
@@ -503,7 +503,7 @@ def Kern_SumColumnOp : Kern_Op<"sum_column", [HasParent<"ForFeaturesOp">]> {
   }];
   let arguments = (ins Arg<Sched_PartialsType, "", [MemRead]>:$partials,
                        UnitAttr:$compensated);
-  let results = (outs Sched_AccumulateFloat:$result);
+  let results = (outs Normc_AccumulateElement:$result);
   let assemblyFormat = [{
     $partials (`compensated` $compensated^)? attr-dict `:`
     qualified(type($partials)) `->` type($result)

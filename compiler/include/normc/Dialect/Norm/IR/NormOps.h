@@ -10,6 +10,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "normc/Dialect/ElementTypes.h"
 #include "normc/Dialect/Norm/IR/NormDialect.h"
 #include "normc/Dialect/Norm/IR/VjpBuilder.h"
 

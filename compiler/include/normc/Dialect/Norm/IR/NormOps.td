@@ -7,17 +7,16 @@ include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/RegionKindInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "normc/Dialect/Norm/IR/VjpInterface.td"
+include "normc/Dialect/ElementRoles.td"
 
-def Norm_StorageFloat : AnyTypeOf<[F32, F16, BF16]>;
-def Norm_AccumulateFloat : AnyTypeOf<[F64, F32, F16, BF16]>;
-def Norm_Rows : 2DTensorOf<[F32, F16, BF16]>;
-def Norm_Features : 1DTensorOf<[F32, F16, BF16]>;
-def Norm_RowStats : 1DTensorOf<[F64, F32, F16, BF16]>;
+def Norm_Rows : 2DTensorOf<[Normc_StorageElement]>;
+def Norm_Features : 1DTensorOf<[Normc_StorageElement]>;
+def Norm_RowStats : 1DTensorOf<[Normc_AccumulateElement]>;
 // Values a backward computation derives, in the accumulate type.
-def Norm_AccRows : 2DTensorOf<[F64, F32, F16, BF16]>;
-def Norm_AccFeatures : 1DTensorOf<[F64, F32, F16, BF16]>;
+def Norm_AccRows : 2DTensorOf<[Normc_AccumulateElement]>;
+def Norm_AccFeatures : 1DTensorOf<[Normc_AccumulateElement]>;
 // A quantized output (docs/fp8.md).
-def Norm_Fp8Rows : 2DTensorOf<[F8E4M3FN, F8E5M2]>;
+def Norm_QuantizedRows : 2DTensorOf<[Normc_QuantizedElement]>;
 
 def Norm_SpecOp : Norm_Op<"spec", [
     IsolatedFromAbove, NoTerminator, SingleBlock, Symbol,
@@ -76,7 +75,7 @@ def Norm_ResidualAddOp : Norm_Op<"residual_add", [Pure, DeclareOpInterfaceMethod
     type of `x`; everything downstream reads the rounded value.
   }];
   let arguments = (ins Norm_Rows:$x, Norm_Rows:$residual,
-                       TypeAttrOf<Norm_AccumulateFloat>:$accumulate);
+                       TypeAttrOf<Normc_AccumulateElement>:$accumulate);
   let results = (outs Norm_Rows:$result);
   let assemblyFormat = [{
     $x `,` $residual `accumulate` $accumulate attr-dict `:` type($result)
@@ -156,7 +155,7 @@ def Norm_NormalizeOp : Norm_Op<"normalize", [Pure, AttrSizedOperandSegments,
                        Optional<Norm_Features>:$gain,
                        Optional<Norm_Features>:$bias,
                        DefaultValuedAttr<F64Attr, "0.0">:$gain_offset,
-                       OptionalAttr<TypeAttrOf<Norm_StorageFloat>>:$normalized_type);
+                       OptionalAttr<TypeAttrOf<Normc_StorageElement>>:$normalized_type);
   let results = (outs Norm_AccRows:$result);
   let assemblyFormat = [{
     $input (`mean` $mean^)? (`rstd` $rstd^)? (`gain` $gain^)? (`bias` $bias^)?
@@ -237,7 +236,7 @@ def Norm_QuantizeOp : Norm_Op<"quantize", [Pure]> {
   let arguments = (ins Norm_AccRows:$input,
                        AnyTypeOf<[Norm_RowStats, Norm_AccRows]>:$scale,
                        OptionalAttr<I64Attr>:$group);
-  let results = (outs Norm_Fp8Rows:$result);
+  let results = (outs Norm_QuantizedRows:$result);
   let assemblyFormat = [{
     $input `scale` $scale (`group` `(` $group^ `)`)? attr-dict `:`
     functional-type(operands, results)
@@ -261,7 +260,7 @@ def Norm_OutputOp : Norm_Op<"output", []> {
     `norm.sum_rows`).
   }];
   let arguments = (ins StrAttr:$name,
-                       AnyTypeOf<[Norm_Rows, Norm_Fp8Rows, Norm_RowStats,
+                       AnyTypeOf<[Norm_Rows, Norm_QuantizedRows, Norm_RowStats,
                                   Norm_Features, Norm_AccRows]>:$value);
   let assemblyFormat = "$name `,` $value attr-dict `:` type($value)";
 }

@@ -16,6 +16,7 @@
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
+include "normc/Dialect/ElementRoles.td"
 
 def Sched_Dialect : Dialect {
   let name = "sched";
@@ -31,8 +32,6 @@ class Sched_Op<string mnemonic, list<Trait> traits = []>
 //===----------------------------------------------------------------------===//
 // Types
 //===----------------------------------------------------------------------===//
-
-def Sched_AccumulateFloat : AnyTypeOf<[F64, F32, F16, BF16]>;
 
 class Sched_Type<string name, string typeMnemonic, string doc>
     : TypeDef<Sched_Dialect, name> {

@@ -11,6 +11,7 @@
 #include "llvm/ADT/Hashing.h"
 
 #include "normc/Abi/Schedule.h"
+#include "normc/Dialect/ElementTypes.h"
 #include "normc/Dialect/Sched/IR/SchedDialect.h"
 
 namespace normc {

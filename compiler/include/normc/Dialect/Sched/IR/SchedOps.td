@@ -30,7 +30,7 @@ def Sched_KernelOp : Sched_Op<"kernel", [
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        OptionalAttr<I64Attr>:$d,
-                       TypeAttrOf<Sched_AccumulateFloat>:$accumulate,
+                       TypeAttrOf<Normc_AccumulateElement>:$accumulate,
                        OptionalAttr<Sched_ScheduleAttr>:$schedule,
                        DefaultValuedAttr<I64Attr, "0">:$launch_order);
   let regions = (region SizedRegion<1>:$body);
@@ -72,7 +72,7 @@ def Sched_FeatureCountOp : Sched_Op<"feature_count", [Pure]> {
 
 def Sched_StoreStatOp : Sched_Op<"store_stat"> {
   let summary = "Stores a per-row scalar (once per row, by its first thread)";
-  let arguments = (ins Sched_AccumulateFloat:$value,
+  let arguments = (ins Normc_AccumulateElement:$value,
                        Arg<Sched_StatsType, "", [MemWrite]>:$dest);
   let assemblyFormat = [{
     $value `,` $dest attr-dict `:` type($value) `,` qualified(type($dest))
@@ -90,7 +90,7 @@ def Sched_LoadStatOp : Sched_Op<"load_stat"> {
     A per-row scalar, as a backward reads the statistics a forward saved.
   }];
   let arguments = (ins Arg<Sched_StatsType, "", [MemRead]>:$source);
-  let results = (outs Sched_AccumulateFloat:$result);
+  let results = (outs Normc_AccumulateElement:$result);
   let assemblyFormat = [{
     $source attr-dict `:` qualified(type($source)) `->` type($result)
   }];
@@ -100,7 +100,7 @@ def Sched_LoadStatOp : Sched_Op<"load_stat"> {
 def Sched_LoadScalarOp : Sched_Op<"load_scalar"> {
   let summary = "Reads the one element of a scalar buffer";
   let arguments = (ins Arg<Sched_ScalarType, "", [MemRead]>:$source);
-  let results = (outs Sched_AccumulateFloat:$result);
+  let results = (outs Normc_AccumulateElement:$result);
   let assemblyFormat = [{
     $source attr-dict `:` qualified(type($source)) `->` type($result)
   }];
@@ -166,7 +166,7 @@ def Sched_ReduceOp : Sched_Op<"reduce", [HasParent<"KernelOp">,
   }];
   let arguments = (ins Variadic<Sched_RowOperand>:$inputs, I32:$count,
                        Sched_CombineOrSum:$combine);
-  let results = (outs Sched_AccumulateFloat:$result);
+  let results = (outs Normc_AccumulateElement:$result);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $inputs `count` $count (`combine` `(` $combine^ `)`)? attr-dict `:`
