@@ -45,7 +45,7 @@ TEST_F(NpyTest, UnsupportedDtypes) {
                                               "f\n4",
                                               "(2,)"),
                                        kFloats))),
-      "DIR/x.npy: unsupported dtype '\\x93f\\x0a4'; expected float32, float64 "
+      "DIR/x.npy: unsupported dtype '\\x93f\\x0a4'; expected float64, float32 "
       "or float16");
   std::string structured = "{'descr': [('a', '<f4')], 'fortran_order': False, "
                            "'shape': (2,), }\n";
