@@ -79,6 +79,8 @@ std::string normc::toText(const KernelLaunchInfo &info) {
     os << " cluster=" << info.clusterSize;
   if (info.groupSize)
     os << " group=" << info.groupSize;
+  if (info.partialRows)
+    os << " partial_rows=" << info.partialRows;
   os << " params=";
   for (size_t i = 0; i < info.params.size(); ++i) {
     const KernelParam &p = info.params[i];
@@ -123,6 +125,8 @@ normc::kernelInfoFromText(const std::string &text) {
       ok = number(value, info.clusterSize);
     } else if (key == "group") {
       ok = number(value, info.groupSize);
+    } else if (key == "partial_rows") {
+      ok = number(value, info.partialRows);
     } else if (key == "shared") {
       std::optional<SharedLayout> layout = SharedLayout::parse(value);
       ok = layout.has_value();
@@ -171,6 +175,9 @@ normc::kernelInfoFromText(const std::string &text) {
       info.vectorWidth < 1 || info.vectorWidth > 16 || info.launchOrder < 0 ||
       (info.d && (*info.d < 1 || *info.d > kMaxD)) || !regions || !groups ||
       info.params.empty() ||
+      // Fixed partial rows fill whole blocks.
+      info.partialRows < 0 || info.partialRows > kReproduciblePartialRows ||
+      (info.partialRows && info.partialRows % info.rowsPerBlock) ||
       // A cluster of 1 to 8 blocks (a power of two), one row a block.
       info.clusterSize < 1 || info.clusterSize > kMaxClusterSize ||
       (info.clusterSize & (info.clusterSize - 1)) ||

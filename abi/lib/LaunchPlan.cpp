@@ -34,8 +34,14 @@ normc::planLaunches(const std::vector<KernelLaunchInfo> &sequence, int64_t rows,
   for (size_t i = 0; i < sequence.size(); ++i) {
     const KernelLaunchInfo &info = sequence[i];
     KernelLaunch launch{i, capped(info.gridFor(rows), info.clusterSize), rows};
+    if (info.partialRows > 0 && writesPartials(info))
+      launch.grid =
+          std::min(info.gridFor(rows),
+                   std::max<int64_t>(1, info.partialRows / info.rowsPerBlock));
     if (readsPartials(info)) {
-      launch.rows = partials;
+      // Partial rows past `rows` hold zeros: adding them could only turn a
+      // -0 sum into +0, differently for different grids.
+      launch.rows = std::min(partials, rows);
       launch.grid = capped(
           std::max<int64_t>(1, (d + info.blockSize - 1) / info.blockSize));
     } else if (writesPartials(info)) {

@@ -183,6 +183,11 @@ std::string Spec::canonical() const {
     if (quantizeScale.value == QuantizeScale::Block)
       line("block", std::to_string(static_cast<int64_t>(quantizeBlock.value)));
   }
+  // Likewise only reproducible specs have [numerics].
+  if (reproducible.value) {
+    out += "\n[numerics]\n";
+    line("reproducible", tomlBool(true));
+  }
   return out;
 }
 

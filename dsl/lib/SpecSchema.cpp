@@ -61,6 +61,7 @@ const std::vector<TableSchema> &specTables() {
       {"fusion",
        {{"residual_add", &Spec::residualAdd},
         {"save_stats", &Spec::saveStats}}},
+      {"numerics", {{"reproducible", &Spec::reproducible}}},
       {"quantize",
        {{"scale",
          EnumKey<QuantizeScale>{&Spec::quantizeScale,

@@ -16,6 +16,7 @@ normc::scheduleCandidates(const ScheduleProblem &problem) {
   std::vector<Schedule> out = {defaultSchedule(problem)};
   auto add = [&](Schedule s) {
     if (checkSchedule(s, &problem).empty() &&
+        (!problem.reproducible || checkReproducible(s, problem).empty()) &&
         std::find(out.begin(), out.end(), s) == out.end())
       out.push_back(std::move(s));
   };

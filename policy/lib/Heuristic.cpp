@@ -7,6 +7,7 @@
 #include "normc/Abi/SharedLayout.h"
 
 #include <algorithm>
+#include <string>
 
 using namespace normc;
 using namespace normc::policy;
@@ -55,23 +56,45 @@ std::optional<RowStorage> keptStorage(Schedule s,
 }
 } // namespace
 
-Schedule normc::defaultSchedule(const ScheduleProblem &problem) {
+RowShape normc::defaultRowShape(const ScheduleProblem &problem) {
   int64_t width = defaultVectorWidth(problem);
+  return {problem.d ? threadsFor(*problem.d, width, 1) : 256, width};
+}
+
+std::string normc::checkReproducible(const Schedule &schedule,
+                                     const ScheduleProblem &problem) {
+  RowShape shape = defaultRowShape(problem);
+  if (schedule.strategy == Strategy::RowGroup &&
+      schedule.threadsPerRow == shape.threadsPerRow &&
+      schedule.vectorWidth == shape.vectorWidth)
+    return "";
+  return "reproducible mode adds a row's features in one order, that of a "
+         "row group of threads_per_row = " +
+         std::to_string(shape.threadsPerRow) +
+         " and vector_width = " + std::to_string(shape.vectorWidth) +
+         (problem.d ? " at d = " + std::to_string(*problem.d)
+                    : std::string(" with d at run time")) +
+         "; the schedule asks for " + schedule.str();
+}
+
+Schedule normc::defaultSchedule(const ScheduleProblem &problem) {
+  RowShape shape = defaultRowShape(problem);
   // With d at run time, re-read from global memory, which fits every d (the
   // runtime prefers the same schedule with the row in shared memory where
   // d fits the device).
-  Schedule s = Schedule::rowGroup(1, 256, width, RowStorage::Global);
+  Schedule s = Schedule::rowGroup(1, shape.threadsPerRow, shape.vectorWidth,
+                                  RowStorage::Global);
   if (!problem.d)
     return s;
-  s.threadsPerRow = threadsFor(*problem.d, width, 1);
   s.rowsPerBlock = std::max<int64_t>(1, kMinBlock / s.threadsPerRow);
   if (std::optional<RowStorage> kept = keptStorage(s, problem)) {
     s.rowStorage = *kept;
     return s;
   }
+  int64_t width = shape.vectorWidth;
   // Registers in the smallest cluster that has enough of them, else shared
   // memory in the smallest one where it fits.
-  if (problem.arch >= 90)
+  if (problem.arch >= 90 && !problem.reproducible)
     for (RowStorage storage : {RowStorage::Registers, RowStorage::Shared})
       for (int64_t blocks = 2; blocks <= kMaxClusterSize; blocks *= 2) {
         int64_t threads = threadsFor(divideCeil(*problem.d, blocks), width,

@@ -88,11 +88,18 @@ class Norm:
     python.md). Calls are differentiable with respect to every input the
     backward has a gradient for (x, residual, gamma, beta); fp8 outputs have
     no backward.
+
+    `reproducible=True` compiles the spec in reproducible mode (as its
+    `[numerics] reproducible = true` or NORMC_REPRODUCIBLE=1 would): every
+    output is the same bits whatever the schedule, the batch a row comes in,
+    the grid and the device (docs/numerics.md).
     """
 
-    def __init__(self, spec: Union[str, os.PathLike]):
+    def __init__(self, spec: Union[str, os.PathLike], *, reproducible: bool = False):
         text, file_name = _read_spec(spec)
-        kernel = _runtime.runtime(torch.device("cpu")).load_spec(text, file_name)
+        reproducible = bool(reproducible)
+        kernel = _runtime.runtime(torch.device("cpu"), reproducible).load_spec(
+            text, file_name)
         self._kernel = kernel
         self.name = kernel.name
         self.canonical = kernel.canonical
@@ -104,7 +111,7 @@ class Norm:
         digest = hashlib.sha256(self.canonical.encode()).hexdigest()[:16]
         self.key = f"{self.name}-{digest}"
         _op.registry.setdefault(self.key, self)
-        _runtime.remember(self.key, text, file_name, kernel)
+        _runtime.remember(self.key, text, file_name, reproducible, kernel)
 
     def __repr__(self) -> str:
         return f"normc.Norm({self.name!r})"

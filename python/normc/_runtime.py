@@ -15,9 +15,11 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 _HEADERS = str(PACKAGE_DIR / "include")
 
 _lock = threading.Lock()
-_runtimes: Dict[Tuple[str, int], "_normc.Runtime"] = {}
+# Runtimes per (device, reproducible), kernels per (spec key, device).
+_runtimes: Dict[Tuple[str, int, bool], "_normc.Runtime"] = {}
 _kernels: Dict[Tuple[str, str, int], "_normc.Kernel"] = {}
-_texts: Dict[str, Tuple[str, str]] = {}  # key -> (TOML text, file name)
+# key -> (TOML text, file name, reproducible)
+_texts: Dict[str, Tuple[str, str, bool]] = {}
 
 
 def _device_key(device: torch.device) -> Tuple[str, int]:
@@ -27,21 +29,25 @@ def _device_key(device: torch.device) -> Tuple[str, int]:
     return device.type, 0
 
 
-def runtime(device: torch.device) -> "_normc.Runtime":
-    dkey = _device_key(device)
+def runtime(device: torch.device, reproducible: bool = False) -> "_normc.Runtime":
+    """The device's runtime; with reproducible, one that compiles every spec
+    in reproducible mode (without, $NORMC_REPRODUCIBLE decides)."""
+    dkey = _device_key(device) + (reproducible,)
     with _lock:
         rt = _runtimes.get(dkey)
         if rt is None:
-            rt = _normc.Runtime(dkey[0], cuda_device=dkey[1], cpu_header_dir=_HEADERS)
+            rt = _normc.Runtime(dkey[0], cuda_device=dkey[1], cpu_header_dir=_HEADERS,
+                                reproducible=1 if reproducible else -1)
             _runtimes[dkey] = rt
         return rt
 
 
-def remember(key: str, text: str, file_name: str, cpu_kernel: "_normc.Kernel") -> None:
+def remember(key: str, text: str, file_name: str, reproducible: bool,
+             cpu_kernel: "_normc.Kernel") -> None:
     """Keeps a spec's text, so kernel() can load it on other devices, and
     its kernel on the CPU runtime that parsed it."""
     with _lock:
-        _texts.setdefault(key, (text, file_name))
+        _texts.setdefault(key, (text, file_name, reproducible))
         _kernels.setdefault((key, "cpu", 0), cpu_kernel)
 
 
@@ -50,7 +56,7 @@ def kernel(key: str, device: torch.device) -> "_normc.Kernel":
     k = _kernels.get((key,) + dkey)
     if k is not None:
         return k
-    text, file_name = _texts[key]
-    k = runtime(device).load_spec(text, file_name)
+    text, file_name, reproducible = _texts[key]
+    k = runtime(device, reproducible).load_spec(text, file_name)
     with _lock:
         return _kernels.setdefault((key,) + dkey, k)

@@ -126,17 +126,18 @@ NB_MODULE(_normc, m) {
           "__init__",
           [](normc::Runtime *self, const std::string &device, int cudaDevice,
              const std::string &cacheDir, int autotune,
-             const std::string &cpuHeaderDir) {
+             const std::string &cpuHeaderDir, int reproducible) {
             normc::RuntimeOptions options;
             options.device = parseDevice(device);
             options.cudaDevice = cudaDevice;
             options.cacheDir = cacheDir;
             options.autotune = autotune;
             options.cpuHeaderDir = cpuHeaderDir;
+            options.reproducible = reproducible;
             new (self) normc::Runtime(options);
           },
           "device"_a, "cuda_device"_a = 0, "cache_dir"_a = "",
-          "autotune"_a = -1, "cpu_header_dir"_a = "")
+          "autotune"_a = -1, "cpu_header_dir"_a = "", "reproducible"_a = -1)
       .def_prop_ro("device_name", &normc::Runtime::deviceName)
       .def("load_spec", &loadSpec, "toml"_a, "file_name"_a = "<string>",
            nb::call_guard<nb::gil_scoped_release>())

@@ -196,3 +196,19 @@ def test_dtypes_come_from_the_element_type_table():
         # A packed dtype holds 8 / bits elements a byte.
         assert dtype.itemsize * 8 == max(bits, 8), name
     assert normc._op.DTYPES["bf16"] is torch.bfloat16
+
+
+def test_reproducible_norms_give_a_row_the_same_bits_in_every_batch(gen):
+    norm = normc.Norm("llama_rmsnorm", reproducible=True)
+    assert "\n[numerics]\nreproducible = true\n" in norm.canonical
+    assert "[numerics]" not in normc.Norm("llama_rmsnorm").canonical
+    d = 512
+    row = torch.randn(1, d, generator=gen).bfloat16()
+    w = torch.randn(d, generator=gen).bfloat16()
+    alone = norm(row, gamma=w)
+    for rows in (2, 37, 300):
+        batch = torch.randn(rows, d, generator=gen).bfloat16()
+        for at in (0, rows // 2, rows - 1):
+            batch[at] = row[0]
+            y = norm(batch, gamma=w)
+            assert torch.equal(y[at].view(torch.int16), alone[0].view(torch.int16)), (rows, at)

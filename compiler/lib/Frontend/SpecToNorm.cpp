@@ -48,6 +48,7 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> fixedD) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(specLoc);
   b.setInsertionPointToEnd(module->getBody());
   auto specOp = norm::SpecOp::create(b, specLoc, spec.name.value);
+  specOp.setReproducible(spec.reproducible.value);
   b.setInsertionPointToStart(&specOp.getBody().emplaceBlock());
 
   int64_t d = fixedD ? *fixedD : ShapedType::kDynamic;

@@ -50,6 +50,11 @@ struct RuntimeOptions {
   /// schedule; -1 (default): $NORMC_AUTOTUNE if set, else on for CUDA and
   /// off for the CPU device.
   int autotune = -1;
+  /// 1: every spec in reproducible mode ([numerics] reproducible = true:
+  /// the same bits whatever the schedule, the batch, the grid and the
+  /// device; docs/numerics.md); 0: as each spec says; -1 (default):
+  /// $NORMC_REPRODUCIBLE if set, else 0. A pack must have been compiled so.
+  int reproducible = -1;
   /// The CPU device's headers (CpuCuda.h, CpuAbi.h); empty:
   /// $NORMC_CPU_HEADER_DIR, else those of the source tree normc was built
   /// from. Installed copies, such as the Python package's, pass their own.

@@ -25,6 +25,7 @@ struct RuntimeState {
   std::string cacheDir;
   std::shared_ptr<Backend> backend;
   bool autotune = false;
+  bool reproducible = false; // every spec, whatever it says
   std::shared_ptr<TuningDatabase> tuning;
   std::shared_ptr<cache::TwoLevelCache> emitted; // JIT-emitted kernels
 };
@@ -374,6 +375,12 @@ static bool autotuneDefault(const RuntimeOptions &options, DeviceKind kind) {
   return kind == DeviceKind::Cuda;
 }
 
+static bool reproducibleDefault(const RuntimeOptions &options) {
+  if (options.reproducible >= 0)
+    return options.reproducible > 0;
+  return environmentSwitch("NORMC_REPRODUCIBLE").value_or(false);
+}
+
 Runtime::Runtime(const RuntimeOptions &options)
     : state(std::make_shared<RuntimeState>()) {
   state->cacheDir =
@@ -385,6 +392,7 @@ Runtime::Runtime(const RuntimeOptions &options)
                        ? makeCudaBackend(options.cudaDevice, state->cacheDir)
                        : makeCpuBackend(state->cacheDir, options.cpuHeaderDir);
   state->autotune = autotuneDefault(options, kind);
+  state->reproducible = reproducibleDefault(options);
   state->tuning = std::make_shared<TuningDatabase>(state->cacheDir);
   state->emitted = std::make_shared<cache::TwoLevelCache>(
       cache::DiskCache(state->cacheDir, "source"));
@@ -402,6 +410,14 @@ static dsl::Spec specOrThrow(dsl::SpecParseResult result) {
     throw Error(message);
   }
   return std::move(*result.spec);
+}
+
+/// A spec to compile, in reproducible mode when the runtime asks for it.
+static dsl::Spec specToCompile(const RuntimeState &runtime,
+                               dsl::SpecParseResult result) {
+  dsl::Spec spec = specOrThrow(std::move(result));
+  spec.reproducible.value |= runtime.reproducible;
+  return spec;
 }
 
 static Norm makeNorm(const std::shared_ptr<RuntimeState> &runtime,
@@ -424,14 +440,14 @@ static void requireCompiler(const std::string &what) {
 
 Norm Runtime::loadSpecFile(const std::string &path) {
   requireCompiler(path);
-  dsl::Spec spec = specOrThrow(dsl::parseSpecFile(path));
+  dsl::Spec spec = specToCompile(*state, dsl::parseSpecFile(path));
   return makeNorm(state, makeJitSource(std::move(spec), state->emitted));
 }
 
 Norm Runtime::loadSpecString(const std::string &toml,
                              const std::string &fileName) {
   requireCompiler(fileName);
-  dsl::Spec spec = specOrThrow(dsl::parseSpecString(toml, fileName));
+  dsl::Spec spec = specToCompile(*state, dsl::parseSpecString(toml, fileName));
   return makeNorm(state, makeJitSource(std::move(spec), state->emitted));
 }
 
@@ -444,5 +460,10 @@ Norm Runtime::loadPack(const std::string &dir) {
   }
   dsl::Spec spec =
       specOrThrow(dsl::parseSpecString(pack.specToml, dir + "/spec.toml"));
+  if (state->reproducible && !spec.reproducible.value)
+    throw Error("the pack '" + dir +
+                "' was not compiled in reproducible mode, which this runtime "
+                "asks for: compile it from a spec with [numerics] "
+                "reproducible = true");
   return makeNorm(state, makePackSource(std::move(pack), std::move(spec)));
 }

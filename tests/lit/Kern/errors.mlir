@@ -350,3 +350,27 @@ kern.kernel @map_in_kernel_level d(64) accumulate(f32) schedule(#sched.schedule<
     }
   }
 }
+
+// -----
+// Fixed partial rows (reproducible mode) belong to a kernel that stores
+// partials, and fill whole blocks.
+// expected-error @+1 {{has partial_rows but stores no partials}}
+kern.kernel @partial_rows_without_partials d(64) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 4, threads_per_row = 32, vector_width = 4, row_storage = global>) partial_rows(4096) {
+  kern.for_row_groups {
+  }
+}
+
+// -----
+// expected-error @+1 {{partial_rows must be a multiple of rows_per_block (4) in [1, 4096], got 4094}}
+kern.kernel @partial_rows_of_part_blocks d(64) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 4, threads_per_row = 32, vector_width = 4, row_storage = global>) partial_rows(4094) {
+  %p = sched.buffer "partials" : !sched.partials<f32>
+  kern.for_chunks {
+    %z = kern.map_chunk : () -> !sched.chunk<f32> {
+      %c = arith.constant 0.0 : f32
+      kern.yield %c : f32
+    }
+    kern.store_partials %z, %p : !sched.chunk<f32>, !sched.partials<f32>
+  }
+  kern.for_row_groups {
+  }
+}

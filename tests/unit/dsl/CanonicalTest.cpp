@@ -107,6 +107,7 @@ TEST(Canonical, EveryKeyChangesTheText) {
       "[dtypes]\naccumulate = \"f64\"\n",
       "[fusion]\nresidual_add = true\n",
       "[fusion]\nsave_stats = true\n",
+      "[numerics]\nreproducible = true\n",
   };
   std::vector<std::string> seen = {base};
   for (const char *change : changes) {
@@ -181,4 +182,20 @@ TEST(Canonical, QuantizeTableOnlyForFp8Outputs) {
   EXPECT_NE(fp8, canonicalOf(std::string(kMinimal) +
                              "[dtypes]\noutput = \"f8e4m3\"\n"
                              "[quantize]\nscale = \"static\"\n"));
+}
+
+// Only a reproducible spec has [numerics]; writing the default out means
+// the same as leaving it out, and the table reads back.
+TEST(Canonical, NumericsTableOnlyForReproducibleSpecs) {
+  std::string plain = canonicalOf(kMinimal);
+  EXPECT_EQ(plain.find("[numerics]"), std::string::npos);
+  EXPECT_EQ(plain, canonicalOf(std::string(kMinimal) +
+                               "[numerics]\nreproducible = false\n"));
+  std::string reproducible =
+      canonicalOf(std::string(kMinimal) + "[numerics]\nreproducible = true\n");
+  EXPECT_EQ(reproducible, plain + "\n[numerics]\nreproducible = true\n");
+  SpecParseResult again = parseSpecString(reproducible, "canonical.toml");
+  ASSERT_TRUE(again.spec);
+  EXPECT_TRUE(again.spec->reproducible.value);
+  EXPECT_EQ(again.spec->canonical(), reproducible);
 }

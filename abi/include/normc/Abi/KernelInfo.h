@@ -69,6 +69,10 @@ struct KernelLaunchInfo {
   /// Blocks of a thread-block cluster (the cluster strategy), which share
   /// each row; 1 for a kernel without clusters. The grid is a multiple.
   int64_t clusterSize = 1;
+  /// A kernel that writes partials in reproducible mode: the fixed number
+  /// of partial rows (kReproduciblePartialRows), whatever the grid; 0: one
+  /// partial row per row group of the grid (see planLaunches).
+  int64_t partialRows = 0;
   std::vector<KernelParam> params;
 
   /// gridDim.x that gives every row group its own block (its own cluster);
@@ -83,6 +87,12 @@ struct KernelLaunchInfo {
   int64_t dynamicSharedBytes(int64_t d) const { return shared.bytes(d); }
 };
 
+/// The partial-sum rows of a reproducible kernel (KernelLaunchInfo::
+/// partialRows): row r adds to partial row r mod 4096, so the sums over rows
+/// depend on the number of rows only, not on the grid, the rows per block or
+/// the device's SM count. A multiple of every rows_per_block.
+constexpr int64_t kReproduciblePartialRows = 4096;
+
 /// One launch of a module's sequence for (rows, d).
 struct KernelLaunch {
   size_t kernel = 0; // index into the sequence
@@ -92,11 +102,13 @@ struct KernelLaunch {
 
 /// The launches of `sequence` (in launch order) for [rows, d]. A kernel
 /// that writes partials gets gridFor(rows) blocks, at most `maxGrid` (0: no
-/// limit), and each partials buffer then holds a row per row group of each
-/// block (grid * rows_per_block rows): a later
-/// kernel reading them takes that count as its `rows` and strides over the
-/// features. The grid depends on nothing but (rows, d, maxGrid), so the
-/// partial sums are the same bits from run to run.
+/// limit) or, with fixed partialRows, at most partialRows / rows_per_block
+/// whatever maxGrid says; each partials buffer then holds a row per row
+/// group of each block (grid * rows_per_block rows). A later kernel reading
+/// them takes as its `rows` those of them that rows reached (at most
+/// `rows`: the others hold zeros) and strides over the features. The grid
+/// depends on nothing but (rows, d, maxGrid), so the partial sums are the
+/// same bits from run to run.
 std::vector<KernelLaunch>
 planLaunches(const std::vector<KernelLaunchInfo> &sequence, int64_t rows,
              int64_t d, int64_t maxGrid = 0);

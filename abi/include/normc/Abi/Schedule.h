@@ -130,6 +130,9 @@ struct ScheduleProblem {
   /// The target's SM version (80 for sm_80, 90 for sm_90), 0 when unknown:
   /// clusters need 90, and the heuristic sizes shared memory by it.
   int arch = 0;
+  /// Reproducible mode: every schedule chosen must reduce a row in the
+  /// same order (normc::checkReproducible, normc/Policy/Heuristic.h).
+  bool reproducible = false;
   unsigned keptRowBits() const { return keptBits ? keptBits : widestBits; }
 };
 

@@ -152,6 +152,7 @@ LogicalResult SpecLowering::lower() {
       sched::KernelOp::create(b, spec.getLoc(), spec.getSymNameAttr(),
                               d ? b.getI64IntegerAttr(*d) : IntegerAttr(),
                               TypeAttr::get(acc), sched::ScheduleAttr());
+  kernel.setReproducible(spec.getReproducible());
   b.setInsertionPointToStart(&kernel.getBody().emplaceBlock());
 
   // Buffers first, in argument order: what is read, then what is written.

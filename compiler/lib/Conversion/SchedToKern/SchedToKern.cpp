@@ -23,6 +23,7 @@
 //    and the loop over the partial rows.
 //
 //===----------------------------------------------------------------------===//
+#include "normc/Abi/KernelInfo.h"
 #include "normc/Conversion/Passes.h"
 #include "normc/Dialect/Kern/IR/KernOps.h"
 #include "normc/Dialect/Norm/IR/NormOps.h"
@@ -340,7 +341,12 @@ LogicalResult KernelLowering::lower() {
   kernel = kern::KernelOp::create(
       b, rowKernel.getLoc(), rowKernel.getSymNameAttr(), rowKernel.getDAttr(),
       rowKernel.getAccumulateAttr(), rowKernel.getScheduleAttr(),
-      /*shared_layout=*/nullptr, rowKernel.getLaunchOrderAttr());
+      /*shared_layout=*/nullptr, rowKernel.getLaunchOrderAttr(),
+      /*partial_rows=*/nullptr);
+  // Reproducible sums over rows: a fixed number of partial rows.
+  if (rowKernel.getReproducible() &&
+      !rowKernel.getBody().getOps<ReduceRowsOp>().empty())
+    kernel.setPartialRows(normc::kReproduciblePartialRows);
   Block &body = kernel.getBody().emplaceBlock();
   // The same buffers, in the same order: the kernel's arguments.
   SmallVector<Operation *> program;

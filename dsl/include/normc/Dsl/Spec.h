@@ -124,6 +124,12 @@ struct Spec {
   Located<bool> residualAdd{false, {}};
   Located<bool> saveStats{false, {}};
 
+  // [numerics]
+  /// The reduction order is a function of d only: every schedule the
+  /// compiler may choose, every batch size and every device give the same
+  /// bits (docs/numerics.md, "Reproducible mode").
+  Located<bool> reproducible{false, {}};
+
   /// The file the spec came from ("<string>" when parsed from memory).
   std::string file;
 

@@ -10,6 +10,8 @@
 
 #include "normc/Abi/Schedule.h"
 
+#include <string>
+
 namespace normc {
 
 /// Dynamic shared memory the heuristic lets a block use on `arch`: what
@@ -20,6 +22,26 @@ int64_t sharedBudget(int arch);
 /// 16 (a 16-byte store) where maxChunkBits allows.
 int64_t defaultVectorWidth(const ScheduleProblem &problem);
 
+/// How the heuristic spreads a row over a row group: threads per row and
+/// elements per vector. A thread adds its vectors in order, a warp's
+/// threads and then a row's warps in a fixed tree, so these two fix the
+/// order in which a row's features are added; rows per block and row
+/// storage do not change it.
+struct RowShape {
+  int64_t threadsPerRow = 0;
+  int64_t vectorWidth = 0;
+};
+/// 128-bit accesses and about four vectors a thread for a fixed d (at least
+/// one thread), 256 threads with d at run time; the same on every arch.
+RowShape defaultRowShape(const ScheduleProblem &problem);
+
+/// Why `schedule` may not run a reproducible kernel of `problem`, or empty:
+/// reproducible mode reduces every row in one order, a row group of
+/// defaultRowShape(problem) (no cluster, whose slices would add in another
+/// order).
+std::string checkReproducible(const Schedule &schedule,
+                              const ScheduleProblem &problem);
+
 /// The schedule used when nothing is tuned: 128-bit accesses, about four
 /// vectors per thread, at least 128 threads a block; the row stays in
 /// registers when d is fixed and that takes at most eight vectors a thread,
@@ -28,7 +50,7 @@ int64_t defaultVectorWidth(const ScheduleProblem &problem);
 /// memory; else it is re-read from global memory. With d at run time: one
 /// row of 256 threads a block, re-read from global memory, which fits any
 /// d (the runtime picks the same schedule with the row in shared memory at
-/// launch where d fits the device).
+/// launch where d fits the device). In reproducible mode, never a cluster.
 Schedule defaultSchedule(const ScheduleProblem &problem);
 
 /// `request` with the fields it leaves out taken from the heuristic. When

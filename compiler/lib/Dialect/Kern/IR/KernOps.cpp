@@ -271,6 +271,17 @@ LogicalResult KernelOp::verifyRegions() {
   const normc::Schedule &schedule = getSchedule().getValue();
   if (failed(verifySharedLayout(*this)))
     return failure();
+  if (std::optional<int64_t> partialRows = getPartialRows()) {
+    bool storesPartials = false;
+    walk([&](StorePartialsOp) { storesPartials = true; });
+    if (!storesPartials)
+      return emitOpError("has partial_rows but stores no partials");
+    if (*partialRows < 1 || *partialRows > normc::kReproduciblePartialRows ||
+        *partialRows % schedule.rowsPerBlock)
+      return emitOpError("partial_rows must be a multiple of rows_per_block (")
+             << schedule.rowsPerBlock << ") in [1, "
+             << normc::kReproduciblePartialRows << "], got " << *partialRows;
+  }
   int64_t words = 0;
   getBody().walk([&](AllocRowOp alloc) {
     words += alloc.getVectors() * schedule.vectorWidth *

@@ -24,6 +24,7 @@ FailureOr<KernelLaunchInfo> normc::getLaunchInfo(kern::KernelOp kernel) {
   info.vectorWidth = schedule.vectorWidth;
   info.clusterSize = schedule.blocksPerRow();
   info.launchOrder = kernel.getLaunchOrder();
+  info.partialRows = kernel.getPartialRows().value_or(0);
   if (SharedLayoutAttr layout = kernel.getSharedLayoutAttr())
     info.shared = layout.getValue();
   else if (!getNeededSharedLayout(kernel).regions.empty())

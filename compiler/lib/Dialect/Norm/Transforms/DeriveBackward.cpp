@@ -155,6 +155,7 @@ LogicalResult NormDeriveBackward::derive(SpecOp forward) {
   auto backward =
       SpecOp::create(b, forward.getLoc(),
                      (forward.getSymName() + normc::kBackwardSuffix).str());
+  backward.setReproducible(forward.getReproducible());
   b.setInsertionPointToStart(&backward.getBody().emplaceBlock());
   auto abandon = [&]() {
     backward.erase();

@@ -59,6 +59,7 @@ normc::ScheduleProblem normc::sched::getBufferProblem(KernelInterface kernel) {
 
 normc::ScheduleProblem normc::sched::getScheduleProblem(KernelOp kernel) {
   ScheduleProblem problem = getBufferProblem(kernel);
+  problem.reproducible = kernel.getReproducible();
   for (Operation &op : kernel.getBody().front()) {
     if (isa<LoadRowOp, MapOp>(op) && needsStorage(op.getResult(0)))
       problem.keptBits +=

@@ -17,11 +17,18 @@ LogicalResult normc::sched::assignSchedules(ModuleOp module,
     // A kernel that sums partials has its fixed schedule
     // (Schedule::forPartialSums) from the start.
     bool sumsPartials = !kernel.getBody().getOps<SumPartialsOp>().empty();
-    if (kernel.getScheduleAttr() && (!overwrite || sumsPartials))
-      continue;
     normc::ScheduleProblem problem = getScheduleProblem(kernel);
     problem.arch = arch;
-    normc::Schedule chosen = normc::completeSchedule(request, problem);
+    bool keep = kernel.getScheduleAttr() && (!overwrite || sumsPartials);
+    normc::Schedule chosen = keep ? kernel.getScheduleAttr().getValue()
+                                  : normc::completeSchedule(request, problem);
+    if (problem.reproducible) {
+      std::string why = normc::checkReproducible(chosen, problem);
+      if (!why.empty())
+        return kernel.emitOpError(why);
+    }
+    if (keep)
+      continue;
     auto diag = [&] { return kernel.emitOpError(); };
     ScheduleAttr schedule =
         ScheduleAttr::getChecked(diag, kernel.getContext(), chosen);

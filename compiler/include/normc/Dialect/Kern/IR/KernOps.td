@@ -22,7 +22,10 @@ def Kern_KernelOp : Kern_Op<"kernel", [
     `kern.for_features` over the features (a kernel that adds partial
     sums). `d`, `accumulate` and `launch_order` are the row-level
     kernel's; the `schedule` is required, and the `shared` layout is placed
-    by `kern-allocate-shared`.
+    by `kern-allocate-shared`. `partial_rows` (a reproducible kernel that
+    stores partials) fixes the number of partial-sum rows whatever the
+    grid: row r of the input adds to partial row r mod partial_rows, so the
+    launch never has more than partial_rows / rows_per_block blocks.
 
     ```mlir
     kern.kernel @rmsnorm accumulate(f32)
@@ -43,11 +46,13 @@ def Kern_KernelOp : Kern_Op<"kernel", [
                        TypeAttrOf<Normc_AccumulateElement>:$accumulate,
                        Sched_ScheduleAttr:$schedule,
                        OptionalAttr<Kern_SharedLayoutAttr>:$shared_layout,
-                       DefaultValuedAttr<I64Attr, "0">:$launch_order);
+                       DefaultValuedAttr<I64Attr, "0">:$launch_order,
+                       OptionalAttr<I64Attr>:$partial_rows);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name (`d` `(` $d^ `)`)? `accumulate` `(` $accumulate `)`
     `schedule` `(` qualified($schedule) `)`
+    (`partial_rows` `(` $partial_rows^ `)`)?
     (`shared` `(` qualified($shared_layout)^ `)`)? attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;

@@ -25,6 +25,9 @@ def Norm_SpecOp : Norm_Op<"spec", [
   let description = [{
     Holds the dataflow of one spec. `norm.input` and `norm.param` introduce
     the arrays the kernel reads, `norm.output` names what it writes.
+    `reproducible` (the spec's `[numerics] reproducible`) asks for a
+    reduction order that depends on d only; the kernels lowered from it
+    carry the flag, and the schedule and the partial sums follow it.
 
     ```mlir
     norm.spec @llama_rmsnorm {
@@ -33,9 +36,11 @@ def Norm_SpecOp : Norm_Op<"spec", [
     }
     ```
   }];
-  let arguments = (ins SymbolNameAttr:$sym_name);
+  let arguments = (ins SymbolNameAttr:$sym_name, UnitAttr:$reproducible);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
+  let assemblyFormat = [{
+    $sym_name (`reproducible` $reproducible^)? attr-dict-with-keyword $body
+  }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The number of features when fixed in the types, else std::nullopt.

@@ -22,7 +22,12 @@ def Sched_KernelOp : Sched_Op<"kernel", [
     `accumulate`. The `schedule` is assigned by `sched-assign-schedule`;
     `convert-sched-to-kern` then makes a `kern.kernel` of it. `launch_order`
     places the kernel among the module's kernels: the runtime launches them
-    in increasing order on one stream.
+    in increasing order on one stream. A `reproducible` kernel reduces each
+    row in an order that depends on d only: `sched-assign-schedule` gives
+    it the heuristic's threads per row and vector width for d
+    (normc::defaultRowShape) and refuses a request for any other, and
+    its partial sums over rows are a fixed tiling of the rows (see
+    `kern.kernel`'s `partial_rows`).
 
     Kernel arguments, in order: each `sched.buffer` (a pointer, followed by
     a 64-bit row stride for `!sched.rows`), then `rows` (64-bit) and `d`
@@ -32,10 +37,12 @@ def Sched_KernelOp : Sched_Op<"kernel", [
                        OptionalAttr<I64Attr>:$d,
                        TypeAttrOf<Normc_AccumulateElement>:$accumulate,
                        OptionalAttr<Sched_ScheduleAttr>:$schedule,
-                       DefaultValuedAttr<I64Attr, "0">:$launch_order);
+                       DefaultValuedAttr<I64Attr, "0">:$launch_order,
+                       UnitAttr:$reproducible);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name (`d` `(` $d^ `)`)? `accumulate` `(` $accumulate `)`
+    (`reproducible` $reproducible^)?
     (`schedule` `(` qualified($schedule)^ `)`)? attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;
