@@ -18,6 +18,13 @@ trap 'rm -rf "$work"' EXIT
 # RMSNorm in f32: the shipped bf16 spec with every tensor in f32.
 sed -e 's/"bf16"/"f32"/g' -e 's/^name = .*/name = "rmsnorm_f32"/' \
   "$root/specs/llama_rmsnorm.toml" > "$work/rmsnorm_f32.toml"
+# Each in reproducible mode too (docs/numerics.md).
+for name in llama_rmsnorm rmsnorm_f32; do
+  from="$root/specs/$name.toml"
+  [[ -f "$from" ]] || from="$work/$name.toml"
+  { cat "$from"; printf '\n[numerics]\nreproducible = true\n'; } \
+    > "$work/$name.reproducible.toml"
+done
 
 cuda="$(/usr/local/cuda/bin/nvcc --version 2>/dev/null |
   sed -n 's/.*release \([0-9.]*\).*/\1/p')"
@@ -27,12 +34,19 @@ echo "From NVRTC's ptxas (CUDA ${cuda:-?}), made by"
 echo "\`bench/static-facts.sh > bench/results/static-facts.md\` on $(date -u +%Y-%m-%d)."
 echo "Dynamic shared memory is what the launch asks for (the staged row or"
 echo "cluster slice); bytes/element counts x read and y written once (1.5"
-echo "times that when a row is re-read from global memory)."
+echo "times that when a row is re-read from global memory). Mode"
+echo "reproducible is the spec with \`[numerics] reproducible = true\`: the"
+echo "same row shape on every arch and no cluster."
 echo
-echo "| spec | d | arch | strategy | schedule | registers | static smem | dynamic smem | spills | bytes/element |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
-for spec in "$root/specs/llama_rmsnorm.toml" "$work/rmsnorm_f32.toml"; do
+echo "| spec | mode | d | arch | strategy | schedule | registers | static smem | dynamic smem | spills | bytes/element |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
+for spec in "$root/specs/llama_rmsnorm.toml" \
+  "$work/llama_rmsnorm.reproducible.toml" "$work/rmsnorm_f32.toml" \
+  "$work/rmsnorm_f32.reproducible.toml"; do
   name="$(basename "$spec" .toml)"
+  mode=default
+  [[ "$name" == *.reproducible ]] && mode=reproducible
+  name="${name%.reproducible}"
   for arch in sm_90 sm_80; do
     for d in 256 1024 4096 8192 16384 65536 131072 262144; do
       "$normc" compile "$spec" --emit=cuda --arch=$arch --cols=$d \
@@ -60,7 +74,7 @@ for spec in "$root/specs/llama_rmsnorm.toml" "$work/rmsnorm_f32.toml"; do
       accesses=2
       [[ "$strategy" == re-read ]] && accesses=3
       moved=$((element * accesses))
-      echo "| $name | $d | $arch | $strategy | \`$schedule\` | $registers | ${smem:-0} | ${dynamic:-0} | ${spills:-?} | $moved |"
+      echo "| $name | $mode | $d | $arch | $strategy | \`$schedule\` | $registers | ${smem:-0} | ${dynamic:-0} | ${spills:-?} | $moved |"
     done
   done
 done

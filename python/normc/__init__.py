@@ -8,7 +8,9 @@ See docs/python.md.
 """
 from ._normc import Error
 from ._norm import Norm, shipped_specs, spec_path
+from ._runtime import cache_dir, clear_cache
 from . import nn
 
-__all__ = ["Error", "Norm", "nn", "shipped_specs", "spec_path"]
+__all__ = ["Error", "Norm", "cache_dir", "clear_cache", "nn", "shipped_specs",
+           "spec_path"]
 __version__ = "0.1.0"

@@ -131,6 +131,52 @@ class Norm:
             return str(e)
         return "none"
 
+    def backward(self, dy: Tensor, x: Tensor, *, residual: Optional[Tensor] = None,
+                 gamma: Optional[Tensor] = None, beta: Optional[Tensor] = None,
+                 mean: Optional[Tensor] = None, rstd: Optional[Tensor] = None,
+                 dresidual_out: Optional[Tensor] = None):
+        """Runs the backward kernels directly, without autograd: dy is the
+        gradient at y, x and residual, gamma, beta the forward's inputs the
+        spec reads; with mean and rstd (as a save_stats forward returns
+        them) it reads those statistics instead of recomputing them, and
+        with dresidual_out it adds the gradient arriving at residual_out.
+        Returns what the spec's backward writes, in the order (dx, dgamma,
+        dbeta, dresidual): the gradients of the inputs it has.
+        """
+        given = {"dy": dy, "x": x, "residual": residual, "gamma": gamma,
+                 "beta": beta, "mean": mean, "rstd": rstd,
+                 "dresidual_out": dresidual_out}
+        given = {k: v for k, v in given.items() if v is not None}
+        programs = self.backward_signatures()
+        if not programs:
+            raise ValueError(f"spec '{self.name}' has no backward: "
+                             f"{self.no_backward_reason()}")
+        # The program that reads all it needs of what was given, and all of
+        # what was given but the forward's inputs it has no use for (beta).
+        forward_inputs = {a.name for a in self.signature.inputs}
+        found = [(p, s) for p, s in programs.items()
+                 if {a.name for a in s.inputs} <= set(given)
+                 and set(given) - {a.name for a in s.inputs} <= forward_inputs]
+        if not found:
+            reads = "; ".join(", ".join(a.name for a in s.inputs)
+                              for s in programs.values())
+            raise ValueError(f"no backward of spec '{self.name}' runs on "
+                             f"{', '.join(given)}; its backwards read: {reads}")
+        program, sig = max(found, key=lambda ps: len(ps[1].inputs))
+        if not isinstance(x, Tensor):
+            raise TypeError(f"x must be a torch.Tensor, got {type(x).__name__}")
+        if x.dim() < 1 or x.shape[-1] < 1:
+            raise ValueError(f"x must have shape [..., d] with d >= 1, got {list(x.shape)}")
+        lead, d = x.shape[:-1], x.shape[-1]
+        for a in sig.inputs:
+            _check_tensor(a.name, given[a.name], x, a.dtype, a.shape(lead, d))
+        tensors = [given[a.name] for a in sig.inputs]
+        op = (torch.ops.normc.backward if torch.compiler.is_compiling()
+              else _op.backward_impl)
+        made = dict(zip((a.name for a in sig.outputs), op(self.key, program, tensors)))
+        return tuple(made[n] for n in ("dx", "dgamma", "dbeta", "dresidual")
+                     if n in made)
+
     def __call__(self, x: Tensor, **inputs: Optional[Tensor]):
         sig = self.signature
         if not isinstance(x, Tensor):

@@ -60,3 +60,17 @@ def kernel(key: str, device: torch.device) -> "_normc.Kernel":
     k = runtime(device, reproducible).load_spec(text, file_name)
     with _lock:
         return _kernels.setdefault((key,) + dkey, k)
+
+
+def cache_dir() -> str:
+    """The folder of normc's caches: $NORMC_CACHE_DIR, else
+    $XDG_CACHE_HOME/normc, else ~/.cache/normc (docs/caching.md)."""
+    return _normc.cache_dir()
+
+
+def clear_cache() -> int:
+    """Removes normc's cached kernels, tuning results and CPU objects from
+    cache_dir(), and nothing else there; returns how many files it removed.
+    Kernels this process has loaded stay loaded; the next process to need
+    one compiles it again."""
+    return _normc.clear_cache()

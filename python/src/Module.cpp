@@ -142,4 +142,6 @@ NB_MODULE(_normc, m) {
       .def("load_spec", &loadSpec, "toml"_a, "file_name"_a = "<string>",
            nb::call_guard<nb::gil_scoped_release>())
       .def_static("can_compile_specs", &normc::Runtime::canCompileSpecs);
+  m.def("cache_dir", &normc::Runtime::defaultCacheDir);
+  m.def("clear_cache", &normc::Runtime::clearCache, "cache_dir"_a = "");
 }

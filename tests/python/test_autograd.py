@@ -139,3 +139,52 @@ def test_only_the_outputs_used_get_gradients(gen):
     # dx = dresidual = d loss / d h, through y only.
     assert torch.equal(x.grad, r.grad)
     assert torch.isfinite(x.grad.float()).all()
+
+
+def test_direct_backward_gives_autograds_gradients(gen):
+    norm = normc.Norm("layernorm")
+    x = torch.randn(6, 96, generator=gen, requires_grad=True)
+    w = torch.randn(96, generator=gen, requires_grad=True)
+    b = torch.randn(96, generator=gen, requires_grad=True)
+    dy = torch.randn(6, 96, generator=gen)
+    norm(x, gamma=w, beta=b).backward(dy)
+    dx, dgamma, dbeta = norm.backward(dy, x.detach(), gamma=w.detach(), beta=b.detach())
+    assert torch.equal(dx, x.grad) and torch.equal(dgamma, w.grad) and torch.equal(dbeta, b.grad)
+
+
+def test_direct_backward_reads_the_callers_statistics(gen):
+    norm = normc.Norm(LAYERNORM_SAVING)
+    x = torch.randn(5, 64, generator=gen)
+    w = torch.randn(64, generator=gen)
+    b = torch.randn(64, generator=gen)
+    dy = torch.randn(5, 64, generator=gen)
+    _, mean, rstd = norm(x, gamma=w, beta=b)
+    saved = norm.backward(dy, x, gamma=w, beta=b, mean=mean, rstd=rstd)
+    recomputed = norm.backward(dy, x, gamma=w, beta=b)
+    for got, want in zip(saved, recomputed):
+        assert (got - want).abs().max().item() <= 1e-5 * (want.abs().max().item() + 1)
+    # The statistics are what it reads: other ones give other gradients.
+    moved = norm.backward(dy, x, gamma=w, beta=b, mean=mean + 1, rstd=rstd)
+    assert not torch.equal(moved[0], saved[0])
+    with pytest.raises(ValueError, match="no backward of spec 'layernorm_saving' runs on"):
+        norm.backward(dy, x, gamma=w, beta=b, rstd=rstd)  # mean missing
+    with pytest.raises(ValueError, match="rstd must have shape"):
+        norm.backward(dy, x, gamma=w, beta=b, mean=mean, rstd=rstd[:3])
+
+
+def test_the_kernel_cache_is_shown_and_cleared(tmp_path, monkeypatch, gen):
+    import os
+    import shutil
+    assert normc.cache_dir() == os.environ["NORMC_CACHE_DIR"]
+    normc.Norm("layernorm")(torch.randn(2, 8, generator=gen), gamma=torch.ones(8),
+                            beta=torch.zeros(8))
+    # A copy of the run's cache, with a file of the user's in it.
+    copy = tmp_path / "cache"
+    shutil.copytree(normc.cache_dir(), copy, symlinks=True)
+    (copy / "notes.txt").write_text("kept")
+    monkeypatch.setenv("NORMC_CACHE_DIR", str(copy))
+    assert normc.cache_dir() == str(copy)
+    assert normc.clear_cache() > 0
+    assert not list(copy.rglob("*.bin"))
+    assert normc.clear_cache() == 0
+    assert (copy / "notes.txt").read_text() == "kept"

@@ -192,6 +192,15 @@ public:
   /// build, which loads packs).
   static bool canCompileSpecs();
 
+  /// The folder of the caches (kernels, tuning results, CPU objects) of a
+  /// runtime whose options give none: $NORMC_CACHE_DIR, else
+  /// $XDG_CACHE_HOME/normc, else ~/.cache/normc (docs/caching.md).
+  static std::string defaultCacheDir();
+  /// Removes every cache entry under `cacheDir` (empty: defaultCacheDir())
+  /// and nothing else; returns how many files it removed. Kernels already
+  /// loaded stay loaded; other processes rebuild what they miss.
+  static int64_t clearCache(const std::string &cacheDir = "");
+
 private:
   std::shared_ptr<RuntimeState> state;
 };

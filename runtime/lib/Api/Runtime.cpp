@@ -431,6 +431,12 @@ static Norm makeNorm(const std::shared_ptr<RuntimeState> &runtime,
 
 bool Runtime::canCompileSpecs() { return haveCompiler(); }
 
+std::string Runtime::defaultCacheDir() { return cache::defaultCacheDir(); }
+
+int64_t Runtime::clearCache(const std::string &cacheDir) {
+  return cache::clearCache(cacheDir).files;
+}
+
 static void requireCompiler(const std::string &what) {
   if (!Runtime::canCompileSpecs())
     throw Error("this normc runtime was built without the compiler: load a "

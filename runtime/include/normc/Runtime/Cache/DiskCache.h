@@ -14,6 +14,7 @@
 #ifndef NORMC_RUNTIME_DISKCACHE_H
 #define NORMC_RUNTIME_DISKCACHE_H
 
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -119,6 +120,21 @@ private:
   mutable std::shared_mutex mutex;
   mutable std::unordered_map<std::string, Payload> memory;
 };
+
+/// What clearCache removed.
+struct ClearedEntries {
+  int64_t files = 0;
+  int64_t bytes = 0;
+};
+
+/// Empties the caches under `dir` (empty: defaultCacheDir()): every entry
+/// <dir>/<ns>/<key[0:2]>/<key>.bin of every namespace, and the temporary
+/// files of interrupted writes beside them, then the folders this leaves
+/// empty. Only regular files the user owns, with those names, in real
+/// folders (symbolic links are not followed): a cache root pointed at a
+/// folder that holds anything else loses nothing else. Safe while other
+/// processes use the cache (they rebuild what they miss). Never throws.
+ClearedEntries clearCache(std::string dir = {});
 
 } // namespace normc::cache
 
