@@ -83,12 +83,17 @@ def test_gradients_match_autograd_of_float64(gen, name, d):
         assert close(g, r, leaf.dtype) <= 1.0, (name, d, close(g, r, leaf.dtype))
 
 
+def layernorm_case(gen, rows, d):
+    """x, gamma, beta (leaves that want gradients) and dy for a LayerNorm."""
+    x = torch.randn(rows, d, generator=gen, requires_grad=True)
+    w = torch.randn(d, generator=gen, requires_grad=True)
+    b = torch.randn(d, generator=gen, requires_grad=True)
+    return x, w, b, torch.randn(rows, d, generator=gen)
+
+
 def test_parameter_gradients_are_the_same_bits_every_run(gen):
     norm = normc.Norm("layernorm")
-    x = torch.randn(300, 128, generator=gen, requires_grad=True)
-    w = torch.randn(128, generator=gen, requires_grad=True)
-    b = torch.randn(128, generator=gen, requires_grad=True)
-    dy = torch.randn(300, 128, generator=gen)
+    x, w, b, dy = layernorm_case(gen, 300, 128)
     first = torch.autograd.grad(norm(x, gamma=w, beta=b), (x, w, b), dy)
     for _ in range(3):
         again = torch.autograd.grad(norm(x, gamma=w, beta=b), (x, w, b), dy)
@@ -143,10 +148,7 @@ def test_only_the_outputs_used_get_gradients(gen):
 
 def test_direct_backward_gives_autograds_gradients(gen):
     norm = normc.Norm("layernorm")
-    x = torch.randn(6, 96, generator=gen, requires_grad=True)
-    w = torch.randn(96, generator=gen, requires_grad=True)
-    b = torch.randn(96, generator=gen, requires_grad=True)
-    dy = torch.randn(6, 96, generator=gen)
+    x, w, b, dy = layernorm_case(gen, 6, 96)
     norm(x, gamma=w, beta=b).backward(dy)
     dx, dgamma, dbeta = norm.backward(dy, x.detach(), gamma=w.detach(), beta=b.detach())
     assert torch.equal(dx, x.grad) and torch.equal(dgamma, w.grad) and torch.equal(dbeta, b.grad)
