@@ -170,9 +170,15 @@ std::string Spec::canonical() const {
   line("normalized", str(normalized.value));
   out += "\n[dtypes]\n";
   line("input", str(input.value));
+  // Only where it differs, so the other specs keep their text.
+  if (residualType() != input.value)
+    line("residual", str(residualType()));
   line("output", str(output.value));
   line("params", str(params.value));
   line("accumulate", str(accumulate.value));
+  // Only where it differs, so the other specs keep their text.
+  if (rowsAccumulate() != accumulate.value)
+    line("accumulate_rows", str(rowsAccumulate()));
   out += "\n[fusion]\n";
   line("residual_add", tomlBool(residualAdd.value));
   line("save_stats", tomlBool(saveStats.value));

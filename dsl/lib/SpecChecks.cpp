@@ -63,6 +63,11 @@ void checkSpec(const Spec &spec, std::vector<Diagnostic> &diags) {
           "'normalized' can be \"params\" only with a gain or a bias (there "
           "are no params to round to)");
 
+  if (spec.residual.value && !spec.residualAdd.value)
+    error(spec.residual.loc,
+          "'residual' is the type of the residual stream, which needs "
+          "[fusion] residual_add = true");
+
   // [quantize] belongs to an fp8 output (docs/fp8.md).
   const bool fp8 = spec.quantized();
   for (const SourceLoc *written :
@@ -78,14 +83,24 @@ void checkSpec(const Spec &spec, std::vector<Diagnostic> &diags) {
           "\"block\", but the scale is \"" +
               std::string(toString(spec.quantizeScale.value)) + "\"");
 
-  if (spec.accumulate.value == DType::F16)
-    diags.push_back({Severity::Warning, spec.accumulate.loc,
-                     "accumulating in f16 loses precision and may overflow; "
-                     "\"f32\" is recommended"});
-  else if (spec.accumulate.value == DType::BF16)
-    diags.push_back({Severity::Warning, spec.accumulate.loc,
-                     "accumulating in bf16 loses precision; \"f32\" is "
-                     "recommended"});
+  auto warnSixteenBits = [&](DType type, const SourceLoc &loc,
+                             const char *what) {
+    if (type == DType::F16)
+      diags.push_back({Severity::Warning, loc,
+                       std::string(what) +
+                           " in f16 loses precision and may overflow; "
+                           "\"f32\" is recommended"});
+    else if (type == DType::BF16)
+      diags.push_back({Severity::Warning, loc,
+                       std::string(what) +
+                           " in bf16 loses precision; \"f32\" is "
+                           "recommended"});
+  };
+  warnSixteenBits(spec.accumulate.value, spec.accumulate.loc, "accumulating");
+  if (spec.accumulateRows.value &&
+      *spec.accumulateRows.value != spec.accumulate.value)
+    warnSixteenBits(*spec.accumulateRows.value, spec.accumulateRows.loc,
+                    "summing over rows");
 }
 
 } // namespace normc::dsl::detail

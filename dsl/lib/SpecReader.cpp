@@ -212,8 +212,8 @@ private:
     spec.*k.field = {v, locOf(n)};
   }
 
-  template <typename E>
-  void readValue(const EnumKey<E> &k, std::string_view key,
+  template <typename E, typename Field>
+  void readValue(const EnumKey<E, Field> &k, std::string_view key,
                  const toml::node &n) {
     const auto *s = n.as_string();
     if (!s)

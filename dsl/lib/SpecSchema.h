@@ -26,16 +26,19 @@ struct NumberKey {
   bool (*inRange)(double);
 };
 
-/// A string naming one of `allowed` (spelled by toString).
-template <typename E> struct EnumKey {
-  Located<E> Spec::*field;
+/// A string naming one of `allowed` (spelled by toString), for a field of
+/// type E or, where absence means a default taken from another key,
+/// std::optional<E>.
+template <typename E, typename Field = E> struct EnumKey {
+  Located<Field> Spec::*field;
   std::vector<E> allowed;
 };
 
 using KeyKind =
     std::variant<BoolKey, NumberKey, EnumKey<Variance>,
                  EnumKey<EpsilonPlacement>, EnumKey<NormalizedRounding>,
-                 EnumKey<DType>, EnumKey<QuantizeScale>>;
+                 EnumKey<DType>, EnumKey<DType, std::optional<DType>>,
+                 EnumKey<QuantizeScale>>;
 
 struct KeySchema {
   std::string_view name;

@@ -23,7 +23,7 @@ void require(bool ok, const char *function, const std::string &what);
 void checkInputs(const dsl::Spec &spec, const Inputs &in, const char *function);
 
 /// Step 1 of a spec's math (docs/spec.md): h[0:d] of one row, x or
-/// round_input(x + residual).
+/// round_residual(x + residual), in the residual stream's type.
 void readRow(const dsl::Spec &spec, const Inputs &in, int64_t row, double *h);
 
 /// A row's statistics from its first k features (steps 2 to 4).

@@ -50,12 +50,13 @@ void readRow(const dsl::Spec &spec, const Inputs &in, int64_t row, double *h) {
       h[i] = x[i];
     return;
   }
-  // x + r of two values of the input type is exact in double up to one
-  // rounding, and rounding twice (double, then input type) is innocuous
-  // here, so this is the correctly rounded sum.
+  // x + r of two values of at most f32's precision is exact in double up
+  // to one rounding, and rounding twice (double, then the residual type,
+  // whose significand is at most half as wide) is innocuous, so this is the
+  // correctly rounded sum.
   const double *r = in.residual + row * in.residualStride;
   for (int64_t i = 0; i < in.d; ++i)
-    h[i] = roundTo(spec.input.value, x[i] + r[i]);
+    h[i] = roundTo(spec.residualType(), x[i] + r[i]);
 }
 
 RowStats rowStats(const dsl::Spec &spec, const double *h, int64_t k) {

@@ -54,4 +54,10 @@ double paramGradErrorFraction(double v, double ref, double scale,
                              dsl::smallestSubnormal(type) / 2);
 }
 
+dsl::DType paramGradType(const dsl::Spec &spec) {
+  dsl::DType rows = spec.rowsAccumulate();
+  return tolerance(rows) > tolerance(spec.params.value) ? rows
+                                                        : spec.params.value;
+}
+
 } // namespace normc::reference

@@ -19,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <iterator>
@@ -158,6 +159,105 @@ TEST(GradientDeterminism, ParameterGradientsAreTheSameBitsEveryRun) {
                                bits.size() * sizeof(double)))
           << name << ": run " << run << " differs";
     }
+  }
+}
+
+/// The largest |v - ref| as a fraction of the largest |ref|.
+double relativeError(const std::vector<double> &v,
+                     const std::vector<double> &ref) {
+  EXPECT_EQ(v.size(), ref.size());
+  double error = 0, largest = 0;
+  for (size_t i = 0; i < std::min(v.size(), ref.size()); ++i) {
+    error = std::max(error, std::fabs(v[i] - ref[i]));
+    largest = std::max(largest, std::fabs(ref[i]));
+  }
+  return error / largest;
+}
+
+TEST(AccumulateRows, ParameterGradientsSumOverRowsInTheirOwnType) {
+  // bf16 rows (Liger's casting mode "none"), 2048 of them: with the sums
+  // over rows in f32, dgamma is as close to float64 as the bf16 terms allow
+  // and dbeta (the sum of dy, exact bf16 terms) is the correctly rounded sum;
+  // summed in bf16, both are tens of times further.
+  dsl::Spec bf16Rows = loadShippedSpec("layernorm");
+  for (dsl::Located<dsl::DType> *t : {&bf16Rows.input, &bf16Rows.output,
+                                      &bf16Rows.params, &bf16Rows.accumulate})
+    t->value = dsl::DType::BF16;
+  dsl::Spec f32Rows = bf16Rows;
+  f32Rows.accumulateRows.value = dsl::DType::F32;
+  const int64_t rows = 2048, d = 256;
+  CaseData data = makeCase(bf16Rows, rows, d, 41);
+  GradientCase grad = makeGradientCase(bf16Rows, data, Program::gradient(), 42);
+  RunInputs in = inputsOf(data, grad);
+  reference::Gradients ref = referenceGradient(bf16Rows, data, grad);
+  RunOptions options;
+  options.program = Program::gradient();
+  options.compile = kernelCompileOptions();
+  RunOutputs summedInBf16 = runSpecOnCpu(bf16Rows, in, options);
+  RunOutputs summedInF32 = runSpecOnCpu(f32Rows, in, options);
+  for (const dsl::Spec *spec : {&bf16Rows, &f32Rows}) {
+    GradientGrade g = gradeGradient(
+        *spec, data, grad, spec == &f32Rows ? summedInF32 : summedInBf16);
+    EXPECT_LE(g.worst(), 1.0) << g.str();
+  }
+  double dgammaF32 = relativeError(summedInF32["dgamma"], ref.dgamma);
+  double dgammaBf16 = relativeError(summedInBf16["dgamma"], ref.dgamma);
+  std::printf("dgamma against float64, rows summed in f32: %.3g, in bf16: "
+              "%.3g\n",
+              dgammaF32, dgammaBf16);
+  EXPECT_LT(dgammaF32, std::ldexp(1.0, -6));
+  EXPECT_LT(8 * dgammaF32, dgammaBf16);
+  // dbeta: within half a bf16 ulp of the exact sum, plus f32's rounding of
+  // the terms' sum.
+  const std::vector<double> &dbeta = summedInF32["dbeta"];
+  ASSERT_EQ(dbeta.size(), size_t(d));
+  int misrounded = 0;
+  for (int64_t i = 0; i < d; ++i) {
+    double halfUlp = std::ldexp(1.0, std::ilogb(ref.dbeta[i]) - 8);
+    if (std::fabs(dbeta[i] - ref.dbeta[i]) >
+        halfUlp + std::ldexp(ref.dbetaScale[i], -20))
+      ++misrounded;
+  }
+  EXPECT_EQ(misrounded, 0);
+  EXPECT_LT(8 * relativeError(dbeta, ref.dbeta),
+            relativeError(summedInBf16["dbeta"], ref.dbeta));
+}
+
+TEST(ResidualType, AnF32StreamUnderBf16Activations) {
+  // x bf16, r and residual_out f32: the statistics are taken on the f32 sum
+  // (the saved mean and rstd are held to f32's bound against it), dresidual
+  // is rounded to f32 and dx to bf16, in every backward program.
+  dsl::Spec spec = loadShippedSpec("fused_add_rmsnorm");
+  spec.residual.value = dsl::DType::F32;
+  CaseData data = makeCase(spec, 67, 1000, 51);
+  RunOptions options;
+  options.compile = kernelCompileOptions();
+  RunOutputs forward;
+  Grade grade = runAndGrade(spec, data, options, &forward);
+  EXPECT_LE(grade.worst(), 1.0) << grade.str();
+  const std::vector<double> &h = forward["residual_out"];
+  ASSERT_EQ(h.size(), data.x.size());
+  int inexact = 0, beyondBf16 = 0;
+  for (size_t i = 0; i < h.size(); ++i) {
+    double sum =
+        reference::roundTo(dsl::DType::F32, data.x[i] + data.residual[i]);
+    inexact += h[i] != sum;
+    beyondBf16 += h[i] != reference::roundTo(dsl::DType::BF16, h[i]);
+  }
+  EXPECT_EQ(inexact, 0);
+  EXPECT_GT(beyondBf16, 0);
+  unsigned seed = 52;
+  for (const Program &program : Program::backwards(true)) {
+    RunOptions backward = options;
+    backward.program = program;
+    GradientCase grad = makeGradientCase(spec, data, program, seed++);
+    RunOutputs got = runSpecOnCpu(spec, inputsOf(data, grad), backward);
+    GradientGrade g = gradeGradient(spec, data, grad, got);
+    EXPECT_LE(g.worst(), 1.0) << program.str() << ": " << g.str();
+    int widerThanDx = 0;
+    for (size_t i = 0; i < got["dx"].size(); ++i)
+      widerThanDx += got["dresidual"][i] != got["dx"][i];
+    EXPECT_GT(widerThanDx, 0) << program.str();
   }
 }
 

@@ -43,7 +43,7 @@ CaseData test::makeCase(const dsl::Spec &spec, int64_t rows, int64_t d,
   c.xStride = xStride ? xStride : d;
   c.x = draw(rows * c.xStride, spec.input.value, 0.0, scale);
   if (spec.residualAdd.value)
-    c.residual = draw(rows * c.xStride, spec.input.value, 0.0, scale);
+    c.residual = draw(rows * c.xStride, spec.residualType(), 0.0, scale);
   if (spec.gain.value)
     c.gamma = draw(d, spec.params.value, 1.0, 0.1);
   if (spec.bias.value)
@@ -175,8 +175,8 @@ Grade test::grade(const dsl::Spec &spec, const CaseData &data,
   else
     grade.y =
         worstOf(got["y"], ref.y, spec.output.value, leeway, ref.yConditioning);
-  grade.residualOut =
-      worstOf(got["residual_out"], ref.residualOut, spec.input.value, leeway);
+  grade.residualOut = worstOf(got["residual_out"], ref.residualOut,
+                              spec.residualType(), leeway);
   grade.mean = worstOf(got["mean"], ref.mean, dsl::DType::F32, leeway);
   grade.rstd = worstOf(got["rstd"], ref.rstd, dsl::DType::F32, leeway);
   return grade;
@@ -207,7 +207,7 @@ GradientCase test::makeGradientCase(const dsl::Spec &spec, const CaseData &data,
   GradientCase g;
   g.dy = draw(spec.output.value);
   if (program.dresidualOut)
-    g.dresidualOut = draw(spec.input.value);
+    g.dresidualOut = draw(spec.residualType());
   if (program.savedStats) {
     dsl::Spec saving = spec;
     saving.saveStats.value = true;
@@ -244,9 +244,9 @@ std::string GradientGrade::str() const {
   return text;
 }
 
-GradientGrade test::gradeGradient(const dsl::Spec &spec, const CaseData &data,
-                                  const GradientCase &grad,
-                                  const RunOutputs &got) {
+reference::Gradients test::referenceGradient(const dsl::Spec &spec,
+                                             const CaseData &data,
+                                             const GradientCase &grad) {
   RunInputs in = inputsOf(data, grad);
   reference::GradientInputs refIn;
   refIn.forward.x = in.get("x");
@@ -258,7 +258,13 @@ GradientGrade test::gradeGradient(const dsl::Spec &spec, const CaseData &data,
   refIn.forward.xStride = refIn.forward.residualStride = data.xStride;
   refIn.dy = in.get("dy");
   refIn.dresidualOut = in.get("dresidual_out");
-  reference::Gradients ref = reference::evaluateGradient(spec, refIn);
+  return reference::evaluateGradient(spec, refIn);
+}
+
+GradientGrade test::gradeGradient(const dsl::Spec &spec, const CaseData &data,
+                                  const GradientCase &grad,
+                                  const RunOutputs &got) {
+  reference::Gradients ref = referenceGradient(spec, data, grad);
   auto worst = [](const std::vector<double> &got,
                   const std::vector<double> &want,
                   const std::function<double(size_t)> &fraction) {
@@ -269,10 +275,11 @@ GradientGrade test::gradeGradient(const dsl::Spec &spec, const CaseData &data,
     return w;
   };
   Leeway leeway = leewayOf(spec, data.d);
-  auto dx = [&](const std::vector<double> &v) {
+  // dx and dresidual: the same values, each rounded to its type.
+  auto dx = [&](const std::vector<double> &v, dsl::DType type) {
     return worst(v, ref.dx, [&](size_t i) {
       return reference::dxErrorFraction(v[i], ref.dx[i], ref.dxScale[i],
-                                        leeway.type(spec.input.value)) /
+                                        leeway.type(type)) /
              leeway.depth;
     });
   };
@@ -282,7 +289,7 @@ GradientGrade test::gradeGradient(const dsl::Spec &spec, const CaseData &data,
     return worst(v, r, [&](size_t i) {
       return reference::paramGradErrorFraction(
                  v[i], r[i], scale[i] * leeway.roundoffRatio,
-                 leeway.type(spec.params.value),
+                 reference::paramGradType(spec),
                  conditioning.empty()
                      ? 0.0
                      : conditioning[i] * leeway.roundoffRatio) /
@@ -290,9 +297,9 @@ GradientGrade test::gradeGradient(const dsl::Spec &spec, const CaseData &data,
     });
   };
   GradientGrade g;
-  g.dx = dx(got["dx"]);
+  g.dx = dx(got["dx"], spec.input.value);
   if (spec.residualAdd.value)
-    g.dresidual = dx(got["dresidual"]);
+    g.dresidual = dx(got["dresidual"], spec.residualType());
   if (spec.gain.value)
     g.dgamma = param(got["dgamma"], ref.dgamma, ref.dgammaScale,
                      ref.dgammaConditioning);

@@ -11,6 +11,7 @@
 
 #include "normc/Dsl/Spec.h"
 #include "normc/Frontend/SpecCompiler.h"
+#include "normc/Reference/Gradient.h"
 #include "normc/Runtime/Jit/SpecRunner.h"
 
 #include <functional>
@@ -134,6 +135,11 @@ GradientCase makeGradientCase(const dsl::Spec &spec, const CaseData &data,
 
 /// The backward's view of `data` and `grad`.
 RunInputs inputsOf(const CaseData &data, const GradientCase &grad);
+
+/// The float64 gradient of `data` and `grad`.
+reference::Gradients referenceGradient(const dsl::Spec &spec,
+                                       const CaseData &data,
+                                       const GradientCase &grad);
 
 /// Worst error fraction per gradient (docs/numerics.md).
 struct GradientGrade {

@@ -190,3 +190,95 @@ def test_the_kernel_cache_is_shown_and_cleared(tmp_path, monkeypatch, gen):
     assert not list(copy.rglob("*.bin"))
     assert normc.clear_cache() == 0
     assert (copy / "notes.txt").read_text() == "kept"
+
+
+# Liger's RMSNorm in casting mode "none" (its test_rms_norm.py): every step
+# in bf16, the weight gradient's sum over rows in f32.
+BF16_ROWS_F32_SUMS = """name = "rmsnorm_bf16_rows"
+[statistics]
+center = false
+[epsilon]
+value = 1e-6
+[dtypes]
+input = "bf16"
+output = "bf16"
+params = "bf16"
+accumulate = "bf16"
+accumulate_rows = "f32"
+"""
+
+
+def base_rmsnorm(x, w, eps=1e-6):
+    """Liger's BaseRMSNorm: the formula in x's own type."""
+    return w * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps))
+
+
+@pytest.mark.parametrize("bs, sl, hd", [(2, 128, 512), (5, 123, 123)])
+def test_bf16_rows_with_f32_weight_gradient_sums(gen, bs, sl, hd):
+    norm = normc.Norm(BF16_ROWS_F32_SUMS)
+    x = torch.randn(bs, sl, hd, generator=gen).bfloat16()
+    dy = torch.randn(bs, sl, hd, generator=gen).bfloat16()
+    h1, h2 = x.clone().requires_grad_(), x.clone().requires_grad_()
+    w1 = torch.ones(hd, dtype=torch.bfloat16, requires_grad=True)
+    w2 = torch.ones(hd, dtype=torch.bfloat16, requires_grad=True)
+    ref = base_rmsnorm(h1, w1)
+    ref.backward(dy)
+    out = norm(h2, gamma=w2)
+    out.backward(dy)
+    # Liger's tolerances for bf16.
+    torch.testing.assert_close(out, ref, atol=2e-1, rtol=2e-2)
+    torch.testing.assert_close(w2.grad, w1.grad, atol=2e-1, rtol=2e-2)
+    torch.testing.assert_close(h2.grad, h1.grad, atol=2e-1, rtol=2e-2)
+    # And as close to float64 as PyTorch's own bf16 autograd, where the sums
+    # over rows in bf16 are several times further.
+    w64 = w1.detach().double().requires_grad_()
+    base_rmsnorm(x.double(), w64).backward(dy.double())
+
+    def error(g):
+        return ((g.double() - w64.grad).abs().max() / w64.grad.abs().max()).item()
+
+    bf16_sums = normc.Norm(BF16_ROWS_F32_SUMS.replace('accumulate_rows = "f32"', ""))
+    _, dgamma_bf16_sums = bf16_sums.backward(dy, x, gamma=w1.detach())
+    assert error(w2.grad) <= 2 * error(w1.grad)
+    assert error(dgamma_bf16_sums) > 2 * error(w2.grad)
+
+
+# QuACK's rmsnorm with residual_dtype=torch.float32 (its test_rmsnorm.py):
+# bf16 x and weight, an f32 residual stream, the statistics on the f32 sum.
+def f32_residual_norm():
+    with open(normc.spec_path("fused_add_rmsnorm")) as f:
+        text = f.read()
+    return normc.Norm(text.replace('input = "bf16"', 'input = "bf16"\nresidual = "f32"'))
+
+
+def rmsnorm_ref(x, w, residual, eps=1e-6):
+    """QuACK's reference: the sum in f32, the norm of it, y in x's type."""
+    h = x.float() + residual
+    y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps) * w.float()
+    return y.to(x.dtype), h
+
+
+@pytest.mark.parametrize("M, N", [(1, 256), (37, 1024), (65, 3000)])
+def test_f32_residual_stream_under_bf16_activations(gen, M, N):
+    norm = f32_residual_norm()
+    x = torch.randn(M, N, generator=gen).bfloat16()
+    residual = torch.randn(M, N, generator=gen)
+    w = (1 + 0.1 * torch.randn(N, generator=gen)).bfloat16()
+    xs = [x.clone().requires_grad_() for _ in range(2)]
+    rs = [residual.clone().requires_grad_() for _ in range(2)]
+    ws = [w.clone().requires_grad_() for _ in range(2)]
+    y, residual_out, _ = norm(xs[0], residual=rs[0], gamma=ws[0])
+    y_ref, h_ref = rmsnorm_ref(xs[1], ws[1], rs[1])
+    assert residual_out.dtype == torch.float32
+    assert torch.equal(residual_out, h_ref)  # the f32 sum, correctly rounded
+    torch.testing.assert_close(y, y_ref, atol=1e-2, rtol=1e-2)  # QuACK's bf16
+    dy = torch.randn(M, N, generator=gen).bfloat16()
+    dh = torch.randn(M, N, generator=gen)
+    torch.autograd.backward([y, residual_out], [dy, dh])
+    torch.autograd.backward([y_ref, h_ref], [dy, dh])
+    assert xs[0].grad.dtype == torch.bfloat16 and rs[0].grad.dtype == torch.float32
+    torch.testing.assert_close(xs[0].grad, xs[1].grad, atol=1e-2, rtol=1e-2)
+    torch.testing.assert_close(rs[0].grad, rs[1].grad, atol=1e-2, rtol=1e-2)
+    torch.testing.assert_close(ws[0].grad, ws[1].grad, atol=1e-1, rtol=1e-2)
+    # dresidual keeps what dx's rounding to bf16 drops.
+    assert not torch.equal(rs[0].grad, xs[0].grad.float())

@@ -121,7 +121,7 @@ Case makeCase(const dsl::Spec &spec, int64_t rows, int64_t d, uint64_t seed) {
   c.d = d;
   c.x = draw(rng, rows * d, spec.input.value, 0, 1);
   if (spec.residualAdd.value)
-    c.r = draw(rng, rows * d, spec.input.value, 0, 1);
+    c.r = draw(rng, rows * d, spec.residualType(), 0, 1);
   if (spec.gain.value)
     c.gamma = draw(rng, d, spec.params.value, 1, 0.1);
   if (spec.bias.value)
@@ -156,7 +156,7 @@ double checkForward(const Norm &norm, const dsl::Spec &spec, const Case &c,
       worstOf(out["y"], c.ref.y, spec.output.value, c.ref.yConditioning);
   if (spec.residualAdd.value)
     worst = std::max(worst, worstOf(out["residual_out"], c.ref.residualOut,
-                                    spec.input.value));
+                                    spec.residualType()));
   if (!c.ref.mean.empty() && !out["mean"].empty()) {
     worst = std::max(worst, worstOf(out["mean"], c.ref.mean, dsl::DType::F32));
     if (mean)
@@ -177,23 +177,23 @@ double worstGradient(const dsl::Spec &spec, const reference::Gradients &ref,
                      const std::vector<double> &dgamma,
                      const std::vector<double> &dbeta) {
   double worst = 0;
-  auto dxWorst = [&](const std::vector<double> &v) {
+  auto dxWorst = [&](const std::vector<double> &v, dsl::DType type) {
     for (size_t i = 0; i < ref.dx.size(); ++i)
       worst = std::max(worst, reference::dxErrorFraction(v[i], ref.dx[i],
-                                                         ref.dxScale[i],
-                                                         spec.input.value));
+                                                         ref.dxScale[i], type));
   };
-  dxWorst(dx);
+  dxWorst(dx, spec.input.value);
   if (spec.residualAdd.value)
-    dxWorst(dresidual);
+    dxWorst(dresidual, spec.residualType());
   for (size_t i = 0; i < ref.dgamma.size(); ++i)
     worst = std::max(worst, reference::paramGradErrorFraction(
                                 dgamma[i], ref.dgamma[i], ref.dgammaScale[i],
-                                spec.params.value, ref.dgammaConditioning[i]));
+                                reference::paramGradType(spec),
+                                ref.dgammaConditioning[i]));
   for (size_t i = 0; i < ref.dbeta.size(); ++i)
     worst = std::max(worst, reference::paramGradErrorFraction(
                                 dbeta[i], ref.dbeta[i], ref.dbetaScale[i],
-                                spec.params.value));
+                                reference::paramGradType(spec)));
   return worst;
 }
 

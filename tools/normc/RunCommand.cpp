@@ -160,11 +160,11 @@ bool checkAgainstReference(const dsl::Spec &spec, bool backward,
                *dy = in.get("dy"), *dresidualOut = in.get("dresidual_out");
   size_t cells = size_t(rows) * size_t(d);
   std::vector<double> rx = rounded(x, cells, spec.input.value),
-                      rr = rounded(residual, cells, spec.input.value),
+                      rr = rounded(residual, cells, spec.residualType()),
                       rg = rounded(gamma, d, spec.params.value),
                       rb = rounded(beta, d, spec.params.value),
                       rdy = rounded(dy, cells, spec.output.value),
-                      rdh = rounded(dresidualOut, cells, spec.input.value);
+                      rdh = rounded(dresidualOut, cells, spec.residualType());
   reference::Inputs refIn;
   refIn.x = rx.data();
   refIn.residual = residual ? rr.data() : nullptr;
@@ -184,10 +184,11 @@ bool checkAgainstReference(const dsl::Spec &spec, bool backward,
     if (spec.bias.value && !beta) // the gradient does not depend on beta
       rb.assign(d, 0.0), gradIn.forward.beta = rb.data();
     reference::Gradients ref = reference::evaluateGradient(spec, gradIn);
-    auto dxReport = [&](const char *name, const std::vector<double> &got) {
+    auto dxReport = [&](const char *name, const std::vector<double> &got,
+                        dsl::DType type) {
       return report(name, got.size(), [&](size_t i) {
         return reference::dxErrorFraction(got[i], ref.dx[i], ref.dxScale[i],
-                                          spec.input.value);
+                                          type);
       });
     };
     auto paramReport = [&](const char *name, const std::vector<double> &got,
@@ -196,13 +197,13 @@ bool checkAgainstReference(const dsl::Spec &spec, bool backward,
                            const std::vector<double> &conditioning) {
       return report(name, got.size(), [&](size_t i) {
         return reference::paramGradErrorFraction(
-            got[i], want[i], scale[i], spec.params.value,
+            got[i], want[i], scale[i], reference::paramGradType(spec),
             conditioning.empty() ? 0.0 : conditioning[i]);
       });
     };
-    kept = dxReport("dx", result["dx"]);
+    kept = dxReport("dx", result["dx"], spec.input.value);
     if (spec.residualAdd.value)
-      kept &= dxReport("dresidual", result["dresidual"]);
+      kept &= dxReport("dresidual", result["dresidual"], spec.residualType());
     if (spec.gain.value)
       kept &= paramReport("dgamma", result["dgamma"], ref.dgamma,
                           ref.dgammaScale, ref.dgammaConditioning);
@@ -218,7 +219,7 @@ bool checkAgainstReference(const dsl::Spec &spec, bool backward,
                            ref.yConditioning);
     if (spec.residualAdd.value)
       kept &= reportForward("residual_out", result["residual_out"],
-                            ref.residualOut, spec.input.value);
+                            ref.residualOut, spec.residualType());
     if (!ref.mean.empty())
       kept &= reportForward("mean", result["mean"], ref.mean, dsl::DType::F32);
     if (!ref.rstd.empty())

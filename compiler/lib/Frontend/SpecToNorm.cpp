@@ -49,6 +49,8 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> fixedD) {
   b.setInsertionPointToEnd(module->getBody());
   auto specOp = norm::SpecOp::create(b, specLoc, spec.name.value);
   specOp.setReproducible(spec.reproducible.value);
+  if (spec.rowsAccumulate() != spec.accumulate.value)
+    specOp.setAccumulateRows(elementType(spec.rowsAccumulate()));
   b.setInsertionPointToStart(&specOp.getBody().emplaceBlock());
 
   int64_t d = fixedD ? *fixedD : ShapedType::kDynamic;
@@ -68,7 +70,7 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> fixedD) {
   Value residual;
   if (spec.residualAdd.value)
     residual = norm::InputOp::create(b, loc(spec.residualAdd.loc),
-                                     rowsOf(spec.input.value), "residual");
+                                     rowsOf(spec.residualType()), "residual");
   Value gamma, beta;
   if (spec.gain.value)
     gamma = norm::ParamOp::create(b, loc(spec.gain.loc),
@@ -85,8 +87,9 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> fixedD) {
 
   // The per-row math of a spec (docs/spec.md).
   if (residual)
-    h = norm::ResidualAddOp::create(b, loc(spec.residualAdd.loc), h.getType(),
-                                    h, residual, TypeAttr::get(acc));
+    h = norm::ResidualAddOp::create(b, loc(spec.residualAdd.loc),
+                                    residual.getType(), h, residual,
+                                    TypeAttr::get(acc));
   auto fraction = b.getF64FloatAttr(spec.fraction.value);
   Value mean, rstd;
   // A corrected mean (two passes): rows whose mean is large against their

@@ -76,7 +76,7 @@ norm.spec @layernorm {
 norm.spec @partial {
   %x = norm.input "x" : tensor<?x?xf32>
   %res = norm.input "residual" : tensor<?x?xf32>
-  %h = norm.residual_add %x, %res accumulate f64 : tensor<?x?xf32>
+  %h = norm.residual_add %x, %res accumulate f64 : tensor<?x?xf32> -> tensor<?x?xf32>
   %mu = norm.mean %h fraction 0.0625 : tensor<?x?xf32> -> tensor<?xf64>
   %s = norm.moment %h center %mu : tensor<?xf64> fraction 0.0625 variance unbiased : tensor<?x?xf32> -> tensor<?xf64>
   %r = norm.rstd %s epsilon 1.0e-8 placement outside_sqrt : tensor<?xf64>

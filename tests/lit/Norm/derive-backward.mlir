@@ -84,11 +84,40 @@ norm.spec @fused_ln {
   %res = norm.input "residual" : tensor<?x8xf32>
   %g = norm.param "gamma" : tensor<8xf32>
   %b = norm.param "beta" : tensor<8xf32>
-  %h = norm.residual_add %x, %res accumulate f32 : tensor<?x8xf32>
+  %h = norm.residual_add %x, %res accumulate f32 : tensor<?x8xf32> -> tensor<?x8xf32>
   %mu = norm.mean %h fraction 1.0 : tensor<?x8xf32> -> tensor<?xf32>
   %s = norm.moment %h center %mu : tensor<?xf32> fraction 1.0 variance unbiased : tensor<?x8xf32> -> tensor<?xf32>
   %r = norm.rstd %s epsilon 1.0e-5 placement inside_sqrt : tensor<?xf32>
   %y = norm.normalize %h mean %mu rstd %r gain %g bias %b {gain_offset = 1.0 : f64} : (tensor<?x8xf32>, tensor<?xf32>, tensor<?xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
   norm.output "y", %y : tensor<?x8xf32>
   norm.output "residual_out", %h : tensor<?x8xf32>
+}
+
+// -----
+
+// accumulate_rows: the row's arithmetic stays in bf16; the parameters'
+// gradients are converted to f32 per row and summed over the rows in f32,
+// dbeta (dy itself) too.
+// CHECK-LABEL: norm.spec @bf16_rows_backward {
+// CHECK:         %[[DY:.*]] = norm.input "dy" : tensor<?x8xbf16>
+// CHECK:         %[[DN:.*]] = norm.map %[[DY]], %{{.*}} stats(%{{.*}} : tensor<?xbf16>) : (tensor<?x8xbf16>, tensor<?x8xbf16>) -> tensor<?x8xbf16>
+// CHECK:         %[[DB:.*]] = norm.map %[[DY]] : (tensor<?x8xbf16>) -> tensor<?x8xbf16>
+// CHECK:         norm.output "dx", %{{.*}} : tensor<?x8xbf16>
+// CHECK:         %[[DN32:.*]] = norm.map %[[DN]] : (tensor<?x8xbf16>) -> tensor<?x8xf32> {
+// CHECK-NEXT:    ^bb0(%[[E:.*]]: bf16):
+// CHECK-NEXT:      %[[W:.*]] = arith.extf %[[E]] : bf16 to f32
+// CHECK-NEXT:      norm.yield %[[W]] : f32
+// CHECK:         %[[DG:.*]] = norm.sum_rows %[[DN32]] : tensor<?x8xf32> -> tensor<8xbf16>
+// CHECK:         norm.output "dgamma", %[[DG]]
+// CHECK:         %[[DB32:.*]] = norm.map %[[DB]] : (tensor<?x8xbf16>) -> tensor<?x8xf32>
+// CHECK:         %[[DBETA:.*]] = norm.sum_rows %[[DB32]] : tensor<?x8xf32> -> tensor<8xbf16>
+// CHECK:         norm.output "dbeta", %[[DBETA]]
+norm.spec @bf16_rows accumulate_rows(f32) {
+  %x = norm.input "x" : tensor<?x8xbf16>
+  %g = norm.param "gamma" : tensor<8xbf16>
+  %b = norm.param "beta" : tensor<8xbf16>
+  %s = norm.moment %x fraction 1.0 variance biased : tensor<?x8xbf16> -> tensor<?xbf16>
+  %r = norm.rstd %s epsilon 1.0e-6 placement inside_sqrt : tensor<?xbf16>
+  %y = norm.normalize %x rstd %r gain %g bias %b : (tensor<?x8xbf16>, tensor<?xbf16>, tensor<8xbf16>, tensor<8xbf16>) -> tensor<?x8xbf16>
+  norm.output "y", %y : tensor<?x8xbf16>
 }

@@ -22,7 +22,7 @@ norm.spec @layernorm {
 }
 
 // CHECK-LABEL: norm.spec @fused_add_prms
-// CHECK:         %[[H:.*]] = norm.residual_add %{{.*}}, %{{.*}} accumulate f32 : tensor<?x4096xbf16>
+// CHECK:         %[[H:.*]] = norm.residual_add %{{.*}}, %{{.*}} accumulate f32 : tensor<?x4096xbf16> -> tensor<?x4096xbf16>
 // CHECK:         norm.moment %[[H]] fraction 6.250000e-02 variance biased : tensor<?x4096xbf16> -> tensor<?xf32>
 // CHECK:         norm.rstd %{{.*}} epsilon 1.000000e-08 placement outside_sqrt
 // CHECK:         norm.normalize %[[H]] rstd %{{.*}} gain %{{.*}} {gain_offset = 1.000000e+00 : f64}
@@ -31,7 +31,7 @@ norm.spec @fused_add_prms {
   %x = norm.input "x" : tensor<?x4096xbf16>
   %r = norm.input "residual" : tensor<?x4096xbf16>
   %g = norm.param "gamma" : tensor<4096xbf16>
-  %h = norm.residual_add %x, %r accumulate f32 : tensor<?x4096xbf16>
+  %h = norm.residual_add %x, %r accumulate f32 : tensor<?x4096xbf16> -> tensor<?x4096xbf16>
   %s = norm.moment %h fraction 0.0625 variance biased : tensor<?x4096xbf16> -> tensor<?xf32>
   %rstd = norm.rstd %s epsilon 1.0e-8 placement outside_sqrt : tensor<?xf32>
   %y = norm.normalize %h rstd %rstd gain %g {gain_offset = 1.0 : f64} : (tensor<?x4096xbf16>, tensor<?xf32>, tensor<4096xbf16>) -> tensor<?x4096xbf16>

@@ -28,7 +28,8 @@ using namespace normc;
 
 namespace {
 
-/// The accumulate type of a spec: the element type of its statistics.
+/// The accumulate type of a spec: the element type of its statistics. (A
+/// sum over rows may run in another: its operand's.)
 FailureOr<Type> findAccumulateType(norm::SpecOp spec) {
   Type acc;
   auto merge = [&](Operation *op, Type t) -> LogicalResult {
@@ -42,8 +43,6 @@ FailureOr<Type> findAccumulateType(norm::SpecOp spec) {
     LogicalResult ok = success();
     if (auto add = dyn_cast<norm::ResidualAddOp>(op))
       ok = merge(&op, add.getAccumulate());
-    else if (auto sum = dyn_cast<norm::SumRowsOp>(op))
-      ok = merge(&op, sum.getInput().getType().getElementType());
     else if (isa<norm::MeanOp, norm::MomentOp, norm::ReduceOp>(op))
       ok = merge(
           &op,
@@ -222,10 +221,12 @@ LogicalResult SpecLowering::lower() {
 void SpecLowering::buildFinishKernel(sched::KernelOp kernel) {
   MLIRContext *ctx = b.getContext();
   b.setInsertionPointAfter(kernel);
+  // It accumulates in the type of the sums over rows.
+  Type rowsAcc = sched::getElementType(rowSums.front().first.getType());
   auto finish = sched::KernelOp::create(
       b, kernel.getLoc(),
       b.getStringAttr(kernel.getSymName() + normc::kFinishSuffix),
-      kernel.getDAttr(), kernel.getAccumulateAttr(),
+      kernel.getDAttr(), TypeAttr::get(rowsAcc),
       sched::ScheduleAttr::get(ctx, normc::Schedule::forPartialSums()));
   finish.setLaunchOrder(kernel.getLaunchOrder() + 1);
   b.setInsertionPointToStart(&finish.getBody().emplaceBlock());
@@ -245,7 +246,7 @@ void SpecLowering::buildFinishKernel(sched::KernelOp kernel) {
   // row reductions are.
   for (auto [from, dest] : llvm::zip(partials, dests))
     sched::SumPartialsOp::create(b, kernel.getLoc(), from, dest,
-                                 /*compensated=*/acc.isF32());
+                                 /*compensated=*/rowsAcc.isF32());
 }
 
 void SpecLowering::storeOutput(norm::OutputOp out, Value buffer) {
@@ -306,7 +307,7 @@ LogicalResult SpecLowering::lower(norm::SumRowsOp sum) {
   auto rowsSum = sched::ReduceRowsOp::create(
       b, loc, ValueRange{map.lookup(sum.getInput())}, partials);
   Block &body = rowsSum.getBody().emplaceBlock();
-  Value term = body.addArgument(acc, loc);
+  Value term = body.addArgument(sum.getInput().getType().getElementType(), loc);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&body);
   sched::YieldOp::create(b, loc, term);
@@ -316,17 +317,16 @@ LogicalResult SpecLowering::lower(norm::SumRowsOp sum) {
 LogicalResult SpecLowering::lower(norm::ResidualAddOp add) {
   Location loc = add.getLoc();
   Value x = map.lookup(add.getX());
-  Type element = sched::getElementType(x.getType());
+  Value residual = map.lookup(add.getResidual());
+  // Rounded to the residual stream's type.
+  sched::RowType result = rowTypeOf(add.getType());
+  auto body = [&](ValueRange f) {
+    Value sum = arith::AddFOp::create(b, loc, convert(loc, f[0], acc),
+                                      convert(loc, f[1], acc));
+    return convert(loc, sum, result.getElementType());
+  };
   map.map(add.getResult(),
-          withBody<sched::MapOp>(
-              loc, x.getType(), {x, map.lookup(add.getResidual())},
-              [&](ValueRange f) {
-                Value lhs = convert(loc, f[0], acc);
-                Value rhs = convert(loc, f[1], acc);
-                Value sum = arith::AddFOp::create(b, loc, lhs, rhs);
-                return convert(loc, sum, element);
-              },
-              Value()));
+          withBody<sched::MapOp>(loc, result, {x, residual}, body, Value()));
   return success();
 }
 

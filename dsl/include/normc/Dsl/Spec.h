@@ -108,9 +108,19 @@ struct Spec {
 
   // [dtypes]
   Located<DType> input{DType::F32, {}};
+  /// The storage of the residual stream (r and residual_out, with
+  /// residual_add); nullopt: the input type.
+  Located<std::optional<DType>> residual{std::nullopt, {}};
+  DType residualType() const { return residual.value.value_or(input.value); }
   Located<DType> output{DType::F32, {}};
   Located<DType> params{DType::F32, {}};
   Located<DType> accumulate{DType::F32, {}};
+  /// The type of the backward's sums over rows (dgamma, dbeta); nullopt:
+  /// the accumulate type.
+  Located<std::optional<DType>> accumulateRows{std::nullopt, {}};
+  DType rowsAccumulate() const {
+    return accumulateRows.value.value_or(accumulate.value);
+  }
 
   // [quantize], meaningful with an fp8 output only
   Located<QuantizeScale> quantizeScale{QuantizeScale::Row, {}};

@@ -80,6 +80,10 @@ double dxErrorFraction(double v, double ref, double scale, dsl::DType type);
 double paramGradErrorFraction(double v, double ref, double scale,
                               dsl::DType type, double conditioning = 0);
 
+/// The type whose tol the dgamma and dbeta bounds take: the coarser of the
+/// params type and the type of the sums over rows (accumulate_rows).
+dsl::DType paramGradType(const dsl::Spec &spec);
+
 } // namespace normc::reference
 
 #endif // NORMC_REFERENCE_GRADIENT_H

@@ -33,8 +33,10 @@ Type accumulateTypeOf(SpecOp spec) {
 
 class BackwardBuilder : public VjpBuilder {
 public:
-  BackwardBuilder(OpBuilder &b, Type acc, ArrayRef<int64_t> rows)
-      : VjpBuilder(b, acc, rows) {}
+  /// `rowsAcc`: the type the parameters' gradients are summed over the
+  /// rows in.
+  BackwardBuilder(OpBuilder &b, Type acc, Type rowsAcc, ArrayRef<int64_t> rows)
+      : VjpBuilder(b, acc, rows), rowsAcc(rowsAcc) {}
 
   Value primal(Value v) override { return primals.lookup(v); }
   Value cotangent(Value v) override;
@@ -49,22 +51,29 @@ private:
   /// Cotangents of the forward values that are known in full.
   llvm::DenseMap<Value, Value> done;
   /// The sum of `terms` (all of one shape), elementwise in the accumulate
-  /// type.
-  Value sum(Location loc, ArrayRef<Value> terms, bool rows);
+  /// type, with elements of type `element` (default: the accumulate type).
+  Value sum(Location loc, ArrayRef<Value> terms, bool rows, Type element = {});
   llvm::DenseMap<Value, SmallVector<Value>> contributions;
+  Type rowsAcc;
 };
 
-Value BackwardBuilder::sum(Location loc, ArrayRef<Value> terms, bool rows) {
-  if (terms.size() == 1)
+Value BackwardBuilder::sum(Location loc, ArrayRef<Value> terms, bool rows,
+                           Type element) {
+  Type termType =
+      cast<RankedTensorType>(terms.front().getType()).getElementType();
+  if (terms.size() == 1 && (!element || element == termType))
     return terms.front();
   SmallVector<Value> inputs, stats;
   (rows ? inputs : stats).append(terms.begin(), terms.end());
-  return map(loc, inputs, stats, rows, [&](ValueRange e) {
-    Value total = toAcc(loc, e[0]);
-    for (Value t : e.drop_front())
-      total = arith::AddFOp::create(builder(), loc, total, toAcc(loc, t));
-    return total;
-  });
+  return map(
+      loc, inputs, stats, rows,
+      [&](ValueRange e) {
+        Value total = toAcc(loc, e[0]);
+        for (Value t : e.drop_front())
+          total = arith::AddFOp::create(builder(), loc, total, toAcc(loc, t));
+        return total;
+      },
+      std::nullopt, element);
 }
 
 Value BackwardBuilder::cotangent(Value v) {
@@ -90,8 +99,10 @@ Value BackwardBuilder::cotangent(Value v) {
         sum(loc, rowsTerms, true), builder().getF64FloatAttr(1.0)));
   Value total;
   if (isa_and_nonnull<ParamOp>(v.getDefiningOp()))
-    // Over the rows: a parameter's gradient, rounded once to its type.
-    total = SumRowsOp::create(builder(), loc, type, sum(loc, rowsTerms, true));
+    // Over the rows, in the rows' accumulate type: a parameter's gradient,
+    // rounded once to its type.
+    total = SumRowsOp::create(builder(), loc, type,
+                              sum(loc, rowsTerms, true, rowsAcc));
   else
     total = sum(loc, same, type.getRank() == 2);
   done[v] = total;
@@ -162,7 +173,8 @@ LogicalResult NormDeriveBackward::derive(SpecOp forward) {
     return failure();
   };
   BackwardBuilder vjp(
-      b, acc, cast<RankedTensorType>(outputValue("y").getType()).getShape());
+      b, acc, forward.getAccumulateRows().value_or(acc),
+      cast<RankedTensorType>(outputValue("y").getType()).getShape());
 
   // The forward values, recomputed; the inputs first, in their order, then
   // the seeds and saved statistics.

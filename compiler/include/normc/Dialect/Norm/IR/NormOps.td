@@ -28,6 +28,9 @@ def Norm_SpecOp : Norm_Op<"spec", [
     `reproducible` (the spec's `[numerics] reproducible`) asks for a
     reduction order that depends on d only; the kernels lowered from it
     carry the flag, and the schedule and the partial sums follow it.
+    `accumulate_rows` (the spec's `[dtypes] accumulate_rows`) is the type
+    its derived backward sums the parameters' gradients over the rows in;
+    absent, they sum in the type the per-row arithmetic uses.
 
     ```mlir
     norm.spec @llama_rmsnorm {
@@ -36,11 +39,17 @@ def Norm_SpecOp : Norm_Op<"spec", [
     }
     ```
   }];
-  let arguments = (ins SymbolNameAttr:$sym_name, UnitAttr:$reproducible);
+  let arguments = (ins SymbolNameAttr:$sym_name, UnitAttr:$reproducible,
+      OptionalAttr<TypeAttrOf<Normc_AccumulateElement>>:$accumulate_rows);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $sym_name (`reproducible` $reproducible^)? attr-dict-with-keyword $body
+    $sym_name (`reproducible` $reproducible^)?
+    (`accumulate_rows` `(` $accumulate_rows^ `)`)? attr-dict-with-keyword $body
   }];
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name), [{
+    build($_builder, $_state, name, /*reproducible=*/false,
+          /*accumulate_rows=*/::mlir::TypeAttr());
+  }]>];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The number of features when fixed in the types, else std::nullopt.
@@ -73,17 +82,19 @@ def Norm_ParamOp : Norm_Op<"param"> {
 }
 
 def Norm_ResidualAddOp : Norm_Op<"residual_add", [Pure, DeclareOpInterfaceMethods<Norm_VjpOpInterface>,
-    AllTypesMatch<["x", "residual", "result"]>]> {
+    AllTypesMatch<["residual", "result"]>, AllShapesMatch<["x", "result"]>]> {
   let summary = "h = round_to_storage(x + residual)";
   let description = [{
     The sum is computed in the accumulate type and rounded to the storage
-    type of `x`; everything downstream reads the rounded value.
+    type of `residual`, the residual stream's (which may be wider than
+    `x`'s); everything downstream reads the rounded value.
   }];
   let arguments = (ins Norm_Rows:$x, Norm_Rows:$residual,
                        TypeAttrOf<Normc_AccumulateElement>:$accumulate);
   let results = (outs Norm_Rows:$result);
   let assemblyFormat = [{
-    $x `,` $residual `accumulate` $accumulate attr-dict `:` type($result)
+    $x `,` $residual `accumulate` $accumulate attr-dict `:` type($x) `->`
+    type($result)
   }];
 }
 

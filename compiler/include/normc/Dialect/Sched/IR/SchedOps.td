@@ -245,11 +245,12 @@ def Sched_ReduceRowsOp : Sched_Op<"reduce_rows", [HasParent<"KernelOp">,
   let summary = "Per-feature sums over rows: one partial row per block";
   let description = [{
     For every feature i, the sum over the rows a block processes of the
-    body's term (in the accumulate type) is written to row blockIdx.x of
-    `partials`. Each block adds its rows in a fixed order and combines its
-    row groups in a fixed order, so the partials, and a `sched.sum_partials`
-    of them in a later kernel, are the same bits on every run of the same
-    grid: what dgamma and dbeta need.
+    body's term is written to row blockIdx.x of `partials`. The sum runs in
+    the partials' element type, an accumulate type that may be wider than
+    the kernel's (a spec's `accumulate_rows`). Each block adds its rows in
+    a fixed order and combines its row groups in a fixed order, so the
+    partials, and a `sched.sum_partials` of them in a later kernel, are the
+    same bits on every run of the same grid: what dgamma and dbeta need.
   }];
   let arguments = (ins Variadic<Sched_RowOperand>:$inputs,
                        Sched_PartialsType:$partials);
