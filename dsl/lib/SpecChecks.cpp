@@ -67,6 +67,17 @@ void checkSpec(const Spec &spec, std::vector<Diagnostic> &diags) {
     error(spec.residual.loc,
           "'residual' is the type of the residual stream, which needs "
           "[fusion] residual_add = true");
+  else if (spec.residual.value &&
+           spec.residualType().elementType().mantissaBits >
+               spec.accumulate.value.elementType().mantissaBits)
+    diags.push_back({Severity::Warning, spec.residual.loc,
+                     "the residual stream is " +
+                         std::string(toString(spec.residualType())) +
+                         ", but x + r is added in " +
+                         std::string(toString(spec.accumulate.value)) +
+                         " (the accumulate type): residual_out keeps only " +
+                         std::string(toString(spec.accumulate.value)) +
+                         "'s precision"});
 
   // [quantize] belongs to an fp8 output (docs/fp8.md).
   const bool fp8 = spec.quantized();

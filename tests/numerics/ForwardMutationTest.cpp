@@ -35,7 +35,7 @@ Grade runMutated(const dsl::Spec &spec, const CaseData &data,
 }
 
 /// The statistics read h = x + residual in f32, before it is rounded to the
-/// input type (residual_out still stores the rounded sum).
+/// residual's type (residual_out still stores the rounded sum).
 void unroundedResidualSum(ModuleOp module) {
   module.walk([](norm::ResidualAddOp add) {
     OpBuilder b(add);
@@ -45,8 +45,10 @@ void unroundedResidualSum(ModuleOp module) {
                                    ValueRange{add.getX(), add.getResidual()},
                                    ValueRange{}, FloatAttr());
     Block &body = sum.getBody().emplaceBlock();
-    for (int i = 0; i < 2; ++i)
-      body.addArgument(rows.getElementType(), add.getLoc());
+    for (Value operand : {add.getX(), add.getResidual()})
+      body.addArgument(
+          cast<RankedTensorType>(operand.getType()).getElementType(),
+          add.getLoc());
     b.setInsertionPointToStart(&body);
     auto widen = [&](Value v) -> Value {
       return arith::ExtFOp::create(b, add.getLoc(), b.getF32Type(), v);

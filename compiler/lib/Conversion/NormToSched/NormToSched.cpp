@@ -178,8 +178,14 @@ LogicalResult SpecLowering::lower() {
   for (auto out : body.getOps<norm::OutputOp>()) {
     if (auto sum = out.getValue().getDefiningOp<norm::SumRowsOp>()) {
       // Written by the next kernel; this one writes per-block partials.
-      auto type = sched::PartialsType::get(
-          ctx, sum.getInput().getType().getElementType());
+      Type element = sum.getInput().getType().getElementType();
+      if (!rowSums.empty() &&
+          sched::getElementType(rowSums.front().first.getType()) != element)
+        return sum.emitOpError("sums over rows in ")
+               << element << ", but an earlier norm.sum_rows in "
+               << sched::getElementType(rowSums.front().first.getType())
+               << "; the kernel that finishes them has one accumulate type";
+      auto type = sched::PartialsType::get(ctx, element);
       Value partials = sched::BufferOp::create(
           b, out.getLoc(), type, (out.getName() + "_partials").str());
       rowSums.push_back({partials, out});
@@ -321,8 +327,9 @@ LogicalResult SpecLowering::lower(norm::ResidualAddOp add) {
   // Rounded to the residual stream's type.
   sched::RowType result = rowTypeOf(add.getType());
   auto body = [&](ValueRange f) {
-    Value sum = arith::AddFOp::create(b, loc, convert(loc, f[0], acc),
-                                      convert(loc, f[1], acc));
+    Value lhs = convert(loc, f[0], acc);
+    Value rhs = convert(loc, f[1], acc);
+    Value sum = arith::AddFOp::create(b, loc, lhs, rhs);
     return convert(loc, sum, result.getElementType());
   };
   map.map(add.getResult(),

@@ -13,8 +13,8 @@ def NormDeriveBackward : Pass<"norm-derive-backward", "mlir::ModuleOp"> {
     docs/backward.md). The backward spec reads x (and residual), the parameters,
     dy (in the output type) and, with `saved-stats`, the forward's saved
     statistics; it recomputes whatever else it needs and stores
-    `dx` (and `dresidual`) in the input type and `dgamma`, `dbeta`
-    (norm.sum_rows) in the params type. Nothing here knows a norm kind.
+    `dx` in the input type (and `dresidual` in the residual's) and
+    `dgamma`, `dbeta` (norm.sum_rows) in the params type. Nothing here knows a norm kind.
   }];
   let options = [
     Option<"savedStats", "saved-stats", "bool", "false",
