@@ -55,16 +55,32 @@ double roundMagnitude(uint64_t bits, const Format &f) {
   return std::ldexp(static_cast<double>(kept), quantumExponent);
 }
 
+/// The nearest integer to v, ties to even, within the type's range.
+double roundToInteger(const ElementType &type, double v) {
+  if (std::isnan(v))
+    return 0;
+  double max = type.largestFinite(), min = -max - 1;
+  // nearbyint rounds in the default mode, ties to even; + 0.0 makes -0 0.
+  return std::clamp(std::nearbyint(v), min, max) + 0.0;
+}
+
 } // namespace
 
 double roundTo(dsl::DType dtype, double v) {
   const ElementType &type = dtype.elementType();
+  if (type.encoding == ElementType::Encoding::Integer)
+    return roundToInteger(type, v);
   if (type.encoding != ElementType::Encoding::Float)
     throw std::invalid_argument("roundTo: " + std::string(type.name) +
-                                " is not a binary floating-point format");
+                                " holds powers of two; round to it with "
+                                "roundToPowerOfTwo");
+  double max = type.largestFinite();
+  // A format without a NaN code saturates it to its largest value, as the
+  // GPU's conversion to E2M1 does.
+  if (std::isnan(v) && type.specials == ElementType::Specials::None)
+    return max;
   if (type.bits == 64 || std::isnan(v) || v == 0)
     return v;
-  double max = type.largestFinite();
   bool saturates = type.overflow == ElementType::Overflow::Saturate;
   if (std::isinf(v))
     return saturates ? std::copysign(max, v) : v;
@@ -79,6 +95,26 @@ double roundTo(dsl::DType dtype, double v) {
       magnitude = saturates ? max : INFINITY;
   }
   return std::copysign(magnitude, v);
+}
+
+double roundToPowerOfTwo(dsl::DType dtype, double v, bool up) {
+  const ElementType &type = dtype.elementType();
+  if (type.encoding != ElementType::Encoding::Exponent)
+    throw std::invalid_argument("roundToPowerOfTwo: " + std::string(type.name) +
+                                " is not a power-of-two format");
+  if (std::isnan(v))
+    return v;
+  double smallest = type.smallestPositive(), largest = type.largestFinite();
+  if (!(v > smallest))
+    return smallest;
+  if (v >= largest)
+    return largest;
+  int exponent;
+  double fraction = std::frexp(v, &exponent); // v = fraction * 2^exponent
+  // fraction is in [0.5, 1): v is 2^(exponent - 1) exactly at 0.5.
+  if (fraction == 0.5 || !up)
+    --exponent;
+  return std::ldexp(1.0, exponent);
 }
 
 bool fp8Accepts(dsl::DType format, double q, double scaled) {

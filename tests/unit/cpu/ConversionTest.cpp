@@ -1,8 +1,9 @@
-//===- ConversionTest.cpp - bf16 and half rounding in CPU-compiled code ---===//
+//===- ConversionTest.cpp - Conversions in CPU-compiled code --------------===//
 //
 // Kernels convert with the toolkit's own host implementations; they must
-// round to nearest even like the GPU. References: bf16 by the bit trick,
-// half by searching all representable halves.
+// round like the GPU. References: bf16 by the bit trick, half by searching
+// all representable halves, fp8, fp4 and the E8M0 scale by the reference's
+// rounding.
 //
 //===----------------------------------------------------------------------===//
 
@@ -219,6 +220,92 @@ TEST(ConversionTest, Fp8RoundsLikeTheReference) {
     ASSERT_EQ(double(e4m3[i]), e4) << std::hexfloat << in[i];
     ASSERT_EQ(double(e5m2[i]), e5) << std::hexfloat << in[i];
     ASSERT_EQ(std::signbit(e4m3[i]), std::signbit(e4)) << in[i];
+  }
+}
+
+const char *kConvertBlockFormats = R"(
+#include <cuda_fp4.h>
+#include <cuda_fp8.h>
+NORMC_KERNEL(128, convert_block)(const float *__restrict__ in,
+                                 float *__restrict__ e2m1,
+                                 float *__restrict__ up,
+                                 float *__restrict__ down, long long n) {
+  long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  // An FP4 value, saturating, to nearest even, and an E8M0 scale rounded
+  // up and down; read back exactly through half and bf16.
+  __half_raw q = __nv_cvt_fp4_to_halfraw(
+      __nv_cvt_float_to_fp4(in[i], __NV_E2M1, cudaRoundNearest), __NV_E2M1);
+  e2m1[i] = __half2float(__half(q));
+  up[i] = __bfloat162float(__nv_bfloat16(__nv_cvt_e8m0_to_bf16raw(
+      __nv_cvt_float_to_e8m0(in[i], __NV_SATFINITE, cudaRoundPosInf))));
+  down[i] = __bfloat162float(__nv_bfloat16(__nv_cvt_e8m0_to_bf16raw(
+      __nv_cvt_float_to_e8m0(in[i], __NV_SATFINITE, cudaRoundZero))));
+}
+#ifdef NORMC_CPU
+extern "C" void normc_cpu_entry_convert_block(void **args) {
+  NORMC_CPU_KERNEL(convert_block)(
+      *reinterpret_cast<const float *const *>(args[0]),
+      *reinterpret_cast<float *const *>(args[1]),
+      *reinterpret_cast<float *const *>(args[2]),
+      *reinterpret_cast<float *const *>(args[3]),
+      *reinterpret_cast<const long long *>(args[4]));
+}
+#endif
+)";
+
+TEST(ConversionTest, Fp4AndE8m0RoundLikeTheReference) {
+  // The toolkit's host conversions against the reference: for E2M1 every
+  // value, the midpoints and just beside them, beyond the largest, NaN and
+  // random values; for E8M0 every power of two of its range, just beside
+  // and between them, its ends and beyond, and random positive floats.
+  using normc::dsl::DType;
+  std::vector<float> in = {0.0f, INFINITY, -INFINITY, NAN, 1e30f, -1e30f, 7.0f};
+  const float e2m1[] = {0, 0.5f, 1, 1.5f, 2, 3, 4, 6};
+  for (int i = 0; i < 8; ++i) {
+    std::vector<float> points = {e2m1[i]};
+    if (i + 1 < 8)
+      points.push_back((e2m1[i] + e2m1[i + 1]) / 2);
+    for (float m : points)
+      for (float f : {m, std::nextafter(m, 0.0f), std::nextafter(m, 8.0f)})
+        in.insert(in.end(), {f, -f});
+  }
+  for (int e = -127; e <= 127; ++e) {
+    float p = std::ldexp(1.0f, e);
+    in.insert(in.end(), {p, std::nextafter(p, 0.0f),
+                         std::nextafter(p, INFINITY), p * 1.5f});
+  }
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<float> small(-8, 8), exponent(-126, 127);
+  for (int i = 0; i < 20000; ++i)
+    in.insert(in.end(), {small(rng), std::exp2(exponent(rng))});
+
+  CpuKernel kernel = compileKernel(kConvertBlockFormats, "convert_block");
+  long long n = static_cast<long long>(in.size());
+  std::vector<float> q(in.size()), up(in.size()), down(in.size());
+  const float *inPtr = in.data();
+  float *qPtr = q.data(), *upPtr = up.data(), *downPtr = down.data();
+  void *args[] = {&inPtr, &qPtr, &upPtr, &downPtr, &n};
+  launch(kernel, Dim3{static_cast<unsigned>((n + 127) / 128)}, Dim3{128}, 0,
+         args, withOrder(LaneOrder::Forward, 2));
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    // The sign of a zero is not compared: the toolkit's host conversion
+    // gives +0 for what underflows, the reference keeps the sign.
+    ASSERT_EQ(double(q[i]), normc::reference::roundTo(DType::F4E2M1, in[i]))
+        << std::hexfloat << in[i];
+    if (std::isnan(in[i])) {
+      EXPECT_TRUE(std::isnan(up[i]) && std::isnan(down[i]));
+      continue;
+    }
+    if (in[i] < 0)
+      continue; // a block scale comes from an amax: positive, or 0
+    ASSERT_EQ(double(up[i]),
+              normc::reference::roundToPowerOfTwo(DType::F8E8M0, in[i], true))
+        << std::hexfloat << in[i];
+    ASSERT_EQ(double(down[i]),
+              normc::reference::roundToPowerOfTwo(DType::F8E8M0, in[i], false))
+        << std::hexfloat << in[i];
   }
 }
 

@@ -26,6 +26,9 @@ namespace normc::dsl {
 class DType {
 public:
   static const DType F32, F64, F16, BF16, F8E4M3, F8E5M2;
+  /// Formats of the block-scaled and integer outputs to come (no spec may
+  /// name them yet): OCP FP4 E2M1, the E8M0 block scale, int8.
+  static const DType F4E2M1, F8E8M0, I8;
 
   /// The table's row for `name`, if a spec may name it (it has a role).
   static std::optional<DType> named(std::string_view name);
@@ -48,6 +51,9 @@ inline constexpr DType DType::F16 = DType::of("f16");
 inline constexpr DType DType::BF16 = DType::of("bf16");
 inline constexpr DType DType::F8E4M3 = DType::of("f8e4m3");
 inline constexpr DType DType::F8E5M2 = DType::of("f8e5m2");
+inline constexpr DType DType::F4E2M1 = DType::of("f4e2m1");
+inline constexpr DType DType::F8E8M0 = DType::of("f8e8m0");
+inline constexpr DType DType::I8 = DType::of("i8");
 
 enum class Variance { Biased, Unbiased };
 enum class EpsilonPlacement { InsideSqrt, OutsideSqrt };

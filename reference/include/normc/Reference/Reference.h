@@ -69,10 +69,19 @@ double errorFraction(double y, double ref, dsl::DType type,
 
 /// Rounds v to the nearest value of an element type, ties to even, and
 /// returns it as a double: overflow gives +-Inf, or the largest finite value
-/// for a type whose conversions saturate (fp8, infinities too: the table's
-/// `overflow`); tiny values become subnormals or signed zero, NaN stays
-/// NaN. F64 is the identity.
+/// for a type whose conversions saturate (fp8, fp4, int8, infinities too:
+/// the table's `overflow`); tiny values become subnormals or signed zero,
+/// NaN stays NaN where the type has a NaN code; where it has none, NaN is
+/// what the GPU's saturating conversions give: the largest value of a float
+/// format (E2M1), 0 in an integer type. F64 is the identity. A power-of-two
+/// type (E8M0) takes roundToPowerOfTwo instead.
 double roundTo(dsl::DType type, double v);
+
+/// v in a power-of-two type (E8M0, a block scale): the least power of two
+/// at or above v (`up`), or the greatest at or below it, within the type's
+/// range: what lies beyond it gives the nearest end, 0 and negative values
+/// the smallest, +Inf the largest; NaN stays NaN.
+double roundToPowerOfTwo(dsl::DType type, double v, bool up);
 
 /// Whether the fp8 promise (docs/fp8.md) accepts q for `scaled` =
 /// y_ref / s, for an fp8 `format`: q is roundTo(format, scaled), or
