@@ -12,6 +12,8 @@
 #include "normc/Dsl/NearestKey.h"
 
 #include <cstdio>
+#include <optional>
+#include <type_traits>
 
 namespace normc::dsl::detail {
 
@@ -231,17 +233,37 @@ private:
           quoted(key) + " must be one of " + allowed + ", got " + spelling(n));
   }
 
-  /// What to tell about `key`, unknown in `current` (nullptr: the top
-  /// level): where it belongs when another table has it, or else the
-  /// candidate it most likely misspells.
-  static std::string keyHint(std::string_view key, const TableSchema *current,
+  /// Whether a key of `kind` takes a value of n's TOML type.
+  static bool takesTypeOf(const KeyKind &kind, const toml::node &n) {
+    return std::visit(
+        [&](const auto &k) {
+          using Kind = std::decay_t<decltype(k)>;
+          if constexpr (std::is_same_v<Kind, BoolKey>)
+            return n.is_boolean();
+          else if constexpr (std::is_same_v<Kind, NumberKey>)
+            return n.is_number();
+          else
+            return n.is_string();
+        },
+        kind);
+  }
+
+  /// What to tell about `key` = `value`, unknown in `current` (nullptr: the
+  /// top level): where it belongs when another table has it (unless its
+  /// value does not fit there and it misspells a key here: `residual =
+  /// true` in [fusion] is residual_add, not [dtypes]' residual type), or
+  /// else the candidate it most likely misspells.
+  static std::string keyHint(std::string_view key, const toml::node &value,
+                             const TableSchema *current,
                              const std::vector<std::string_view> &candidates) {
     if (current && key == "name")
       return "; it belongs at the top level";
+    std::optional<std::string_view> near = nearestKey(key, candidates);
     for (const TableSchema &t : specTables())
-      if (&t != current && findKey(t, key))
+      if (const KeySchema *there = findKey(t, key);
+          there && &t != current && (!near || takesTypeOf(there->kind, value)))
         return "; it belongs in [" + std::string(t.name) + "]";
-    if (auto near = nearestKey(key, candidates))
+    if (near)
       return "; did you mean " + quoted(*near) + "?";
     if (auto closest = closestKey(key, candidates))
       return "; the closest known key is " + quoted(*closest);
@@ -258,7 +280,7 @@ private:
         candidates.push_back(k.name);
       message = "unknown key " + quoted(name) + " in [" +
                 std::string(table->name) + "]" +
-                keyHint(name, table, candidates);
+                keyHint(name, n, table, candidates);
     } else {
       for (const TableSchema &t : specTables())
         candidates.push_back(t.name);
@@ -271,8 +293,8 @@ private:
               "; the closest known table is [" + std::string(*closest) + "]";
       } else {
         candidates.insert(candidates.begin(), "name");
-        message =
-            "unknown key " + quoted(name) + keyHint(name, nullptr, candidates);
+        message = "unknown key " + quoted(name) +
+                  keyHint(name, n, nullptr, candidates);
       }
     }
     error(locOf(key.source().begin), message);

@@ -30,8 +30,8 @@ template <typename T> uint64_t codeOf(T value) {
   return code;
 }
 template <typename T> T fromCode(uint64_t code) {
-  T value;
-  std::memcpy(&value, &code, sizeof(T));
+  T value; // __half and __nv_bfloat16 are classes: copied as bytes
+  std::memcpy(static_cast<void *>(&value), &code, sizeof(T));
   return value;
 }
 

@@ -115,6 +115,16 @@ TEST(SpecErrors, UnknownKeyThatBelongsElsewhereSaysWhere) {
   expectErrors("value = 1e-5\nname = \"t\"\n[statistics]\ncenter = true\n",
                {"t.toml:1:1: error: unknown key 'value'; it belongs in "
                 "[epsilon]"});
+  EXPECT_EQ(afterCenter("[fusion]\nresidual = \"f32\"\n"),
+            Lines{"t.toml:5:1: error: unknown key 'residual' in [fusion]; it "
+                  "belongs in [dtypes]"});
+}
+
+TEST(SpecErrors, AValueThatFitsNoOtherTableSuggestsAKeyHere) {
+  // [dtypes] has a 'residual' (a type name); a boolean is residual_add.
+  EXPECT_EQ(afterCenter("[fusion]\nresidual = true\n"),
+            Lines{"t.toml:5:1: error: unknown key 'residual' in [fusion]; did "
+                  "you mean 'residual_add'?"});
 }
 
 TEST(SpecErrors, UnknownTopLevelKeyOrTableSuggestsTheClosest) {
