@@ -63,18 +63,20 @@ RowShape normc::defaultRowShape(const ScheduleProblem &problem) {
 
 std::string normc::checkReproducible(const Schedule &schedule,
                                      const ScheduleProblem &problem) {
-  RowShape shape = defaultRowShape(problem);
-  if (schedule.strategy == Strategy::RowGroup &&
-      schedule.threadsPerRow == shape.threadsPerRow &&
-      schedule.vectorWidth == shape.vectorWidth)
+  // Every row group computes the one tree over the feature index; a cluster
+  // does where each block's slice is an aligned subtree of it.
+  if (schedule.strategy == Strategy::RowGroup)
     return "";
-  return "reproducible mode adds a row's features in one order, that of a "
-         "row group of threads_per_row = " +
-         std::to_string(shape.threadsPerRow) +
-         " and vector_width = " + std::to_string(shape.vectorWidth) +
-         (problem.d ? " at d = " + std::to_string(*problem.d)
-                    : std::string(" with d at run time")) +
-         "; the schedule asks for " + schedule.str();
+  int64_t slice = problem.d ? featuresPerBlock(schedule, *problem.d) : 0;
+  if (problem.d && isPowerOfTwo(slice) && schedule.threadsPerRow >= 32)
+    return "";
+  return "reproducible mode adds a row's features in one tree, which a "
+         "cluster computes only where each block's slice of the row is a "
+         "power of two of features and has a warp or more" +
+         (problem.d ? "; at d = " + std::to_string(*problem.d) +
+                          " the slice of " + schedule.str() + " is " +
+                          std::to_string(slice)
+                    : std::string("; d is not fixed"));
 }
 
 Schedule normc::defaultSchedule(const ScheduleProblem &problem) {
@@ -94,13 +96,14 @@ Schedule normc::defaultSchedule(const ScheduleProblem &problem) {
   int64_t width = shape.vectorWidth;
   // Registers in the smallest cluster that has enough of them, else shared
   // memory in the smallest one where it fits.
-  if (problem.arch >= 90 && !problem.reproducible)
+  if (problem.arch >= 90)
     for (RowStorage storage : {RowStorage::Registers, RowStorage::Shared})
       for (int64_t blocks = 2; blocks <= kMaxClusterSize; blocks *= 2) {
         int64_t threads = threadsFor(divideCeil(*problem.d, blocks), width,
                                      /*minThreads=*/32);
         Schedule c = Schedule::cluster(blocks, threads, width, storage);
-        if (keptStorage(c, problem) == storage)
+        if (keptStorage(c, problem) == storage &&
+            (!problem.reproducible || checkReproducible(c, problem).empty()))
           return c;
       }
   s.rowStorage = RowStorage::Global;

@@ -13,7 +13,9 @@
 //  - each reduction's per-thread accumulator, warp shuffles, cross-warp
 //    step through static shared memory, and the barriers around it; in a
 //    cluster, the step across its blocks through distributed shared memory
-//    and the cluster barriers around it;
+//    and the cluster barriers around it; in reproducible mode, the stages
+//    of the one tree over the feature index that every schedule computes
+//    (docs/numerics.md);
 //  - each per-group maximum's table in shared memory, its passes (clear,
 //    atomic maxima, read) and the barriers between them;
 //  - each reduction across rows' per-feature sums, which each thread keeps
@@ -24,6 +26,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "normc/Abi/KernelInfo.h"
+#include "normc/Abi/Number.h"
+#include "normc/Abi/Schedule.h"
 #include "normc/Conversion/Passes.h"
 #include "normc/Dialect/Kern/IR/KernOps.h"
 #include "normc/Dialect/Norm/IR/NormOps.h"
@@ -60,8 +64,9 @@ private:
   /// The loop over features of a kernel that adds partial sums.
   void lowerSumPartials(ArrayRef<Operation *> sums);
 
-  /// Opens a pass over this thread's chunks where the builder stands.
-  void openChunkLoop(Location loc);
+  /// Opens a pass over this thread's chunks where the builder stands; with
+  /// `uniform`, the same chunks for every thread of the row.
+  void openChunkLoop(Location loc, bool uniform = false);
   void closeChunkLoop() {
     b.setInsertionPointAfter(chunkLoop);
     chunkLoop = nullptr;
@@ -78,12 +83,14 @@ private:
   void keep(Value row);
   void store(StoreRowOp op);
   Value reduce(ReduceOp op);
+  Value treeSum(ReduceOp op);
   void groupMax(GroupMaxOp op);
   void storeGroups(StoreGroupsOp op);
   void reduceRows(ReduceRowsOp op);
   Value crossThreadSum(Location loc, Value perThread, Combine combine);
   Value crossWarpSum(Location loc, Value perWarp, Combine combine);
-  Value crossBlockSum(Location loc, Value perBlock, Combine combine);
+  Value crossBlockSum(Location loc, Value perBlock, Combine combine,
+                      bool pairwise = false);
 
   sched::KernelOp rowKernel;
   kern::KernelOp kernel;
@@ -103,16 +110,18 @@ private:
   SmallVector<std::pair<Value, Value>> registerSums;
   SharedScratchOp scratch;
   SharedClusterSlotOp clusterSlot;
+  SharedTilesOp tiles;
 };
 
 } // namespace
 
-void KernelLowering::openChunkLoop(Location loc) {
+void KernelLowering::openChunkLoop(Location loc, bool uniform) {
   std::optional<int64_t> unrolled;
   if (schedule.rowStorage == normc::RowStorage::Registers)
     unrolled = normc::vectorsPerThread(schedule, *kernel.getD());
   chunkLoop = ForChunksOp::create(
-      b, loc, unrolled ? b.getI64IntegerAttr(*unrolled) : IntegerAttr());
+      b, loc, unrolled ? b.getI64IntegerAttr(*unrolled) : IntegerAttr(),
+      uniform && !unrolled);
   b.setInsertionPointToStart(&chunkLoop.getBody().emplaceBlock());
   chunks.clear();
 }
@@ -205,9 +214,13 @@ Value KernelLowering::reduce(ReduceOp op) {
   Location loc = op.getLoc();
   Type acc = op.getType();
   Combine combine = op.getCombine();
+  // A maximum is the same in any order.
+  if (rowKernel.getReproducible() && combine == Combine::sum)
+    return treeSum(op);
   auto accumulator = AccumulatorOp::create(
       b, loc, AccumulatorType::get(b.getContext(), acc),
-      /*compensated=*/acc.isF32() && combine == Combine::sum, combine);
+      /*compensated=*/acc.isF32() && combine == Combine::sum, combine,
+      /*pairwise=*/IntegerAttr());
   openChunkLoop(loc);
   SmallVector<Value> inputs = chunksOf(op.getInputs());
   auto add = AccumulateOp::create(b, loc, accumulator, inputs,
@@ -216,6 +229,63 @@ Value KernelLowering::reduce(ReduceOp op) {
   closeChunkLoop();
   Value total = ReadAccumulatorOp::create(b, loc, acc, accumulator);
   return crossThreadSum(loc, total, combine);
+}
+
+/// Levels of a binary counter that adds `values` values pairwise.
+static int64_t treeLevels(int64_t values) {
+  return llvm::Log2_64_Ceil(std::max<int64_t>(1, values)) + 1;
+}
+
+Value KernelLowering::treeSum(ReduceOp op) {
+  // One tree over the feature index, padded with -0.0 to a power of two, the
+  // lowest index bits added first: the vector's, the lanes', then the chunks'
+  // (within a warp) or the warps' and chunks' (through the tile table: tile
+  // t = chunk * warps + warp is the t-th run of 32 * vector_width features),
+  // then the cluster's blocks, each an aligned power-of-two slice.
+  Location loc = op.getLoc();
+  Type acc = op.getType();
+  int64_t threads = schedule.threadsPerRow;
+  int64_t lanes = std::min<int64_t>(threads, 32);
+  int64_t slice =
+      kernel.getD() ? normc::featuresPerBlock(schedule, *kernel.getD())
+                    : normc::kMaxD;
+  int64_t chunks = normc::divideCeil(slice, threads * schedule.vectorWidth);
+  Value dest;
+  if (threads <= 32 && schedule.strategy != normc::Strategy::Cluster) {
+    dest = AccumulatorOp::create(
+        b, loc, AccumulatorType::get(b.getContext(), acc),
+        /*compensated=*/false, Combine::sum,
+        b.getI64IntegerAttr(treeLevels(chunks)));
+  } else {
+    if (!tiles) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(rowLoop);
+      tiles = SharedTilesOp::create(
+          b, loc, GroupTableType::get(b.getContext(), acc),
+          b.getI64IntegerAttr(32 * schedule.vectorWidth), IntegerAttr());
+    }
+    dest = tiles;
+  }
+  openChunkLoop(loc, /*uniform=*/true);
+  SmallVector<Value> inputs = chunksOf(op.getInputs());
+  auto add = TreeTileOp::create(b, loc, dest, inputs,
+                                scalars.lookup(op.getCount()), lanes);
+  cloneBody(op.getBody(), add, inputs);
+  closeChunkLoop();
+  if (dest != Value(tiles))
+    return ReadAccumulatorOp::create(b, loc, acc, dest);
+  BarrierOp::create(b, loc);
+  int64_t tilesPerRow =
+      normc::divideCeil(slice, 32 * schedule.vectorWidth);
+  Value total = TreeTotalOp::create(
+      b, loc, acc, tiles,
+      b.getI64IntegerAttr(treeLevels(normc::divideCeil(
+          int64_t(llvm::PowerOf2Ceil(tilesPerRow)), 32))));
+  // The table is written again by the next sum.
+  BarrierOp::create(b, loc);
+  if (schedule.strategy == normc::Strategy::Cluster)
+    total = crossBlockSum(loc, total, Combine::sum, /*pairwise=*/true);
+  return total;
 }
 
 void KernelLowering::groupMax(GroupMaxOp op) {
@@ -303,7 +373,7 @@ Value KernelLowering::crossThreadSum(Location loc, Value value,
 }
 
 Value KernelLowering::crossBlockSum(Location loc, Value value,
-                                    Combine combine) {
+                                    Combine combine, bool pairwise) {
   if (!clusterSlot) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(rowLoop);
@@ -312,7 +382,8 @@ Value KernelLowering::crossBlockSum(Location loc, Value value,
   }
   ClusterWriteOp::create(b, loc, value, clusterSlot);
   ClusterBarrierOp::create(b, loc);
-  value = ClusterSumOp::create(b, loc, value.getType(), clusterSlot, combine);
+  value = ClusterSumOp::create(b, loc, value.getType(), clusterSlot, combine,
+                               pairwise);
   // The slots are written again by the next reduction, and a block's shared
   // memory is gone once it ends: no block goes on while others may read.
   ClusterBarrierOp::create(b, loc);

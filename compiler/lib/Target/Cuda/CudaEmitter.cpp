@@ -142,7 +142,12 @@ private:
   void print(SharedClusterSlotOp op);
   void print(ClusterWriteOp op);
   void print(ClusterSumOp op);
+  void print(SharedTilesOp op);
+  LogicalResult print(TreeTileOp op);
+  void print(TreeTotalOp op);
   LogicalResult printScalar(Operation &op);
+  /// The row's features this block handles: d, or the cluster slice's end.
+  std::string sliceEnd() const { return clustered() ? "slice_end" : "d"; }
   /// This chunk's element e of a kept row: `v[i][e]` or `v[c + e]`.
   std::string keptElement(Value kept) {
     return names[kept] + (kept.getDefiningOp<AllocRowOp>()
@@ -296,9 +301,93 @@ void KernelEmitter::print(SharedGroupsOp op) {
   Type element = getElementType(op.getType());
   std::string name = fresh('v');
   os << "// A slot per group of this row, after the kept rows.\n";
+  os << "const int region_" << index << " = " << regionOffset(info.shared, index)
+     << ";\n";
+  os << typeName(element) << " *" << name << " = reinterpret_cast<"
+     << typeName(element) << " *>(shared_rows + region_" << index
+     << ") + row_in_block * groups;\n";
+  names[op] = name;
+}
+
+void KernelEmitter::print(SharedTilesOp op) {
+  int64_t index = *op.getRegion();
+  if (index == 0)
+    os << "NORMC_DYNAMIC_SHARED(shared_rows);\n";
+  Type element = getElementType(op.getType());
+  std::string name = fresh('v');
+  os << "// The sums of this row's tiles of " << op.getTile()
+     << " features, the last region.\n";
+  os << "const int tiles = (d + " << op.getTile() - 1 << ") / " << op.getTile()
+     << ";\n";
   os << typeName(element) << " *" << name << " = reinterpret_cast<"
      << typeName(element) << " *>(shared_rows + "
-     << regionOffset(info.shared, index) << ") + row_in_block * groups;\n";
+     << regionOffset(info.shared, index) << ") + row_in_block * tiles;\n";
+  names[op] = name;
+}
+
+LogicalResult KernelEmitter::print(TreeTileOp op) {
+  Type element = getElementType(op.getDest().getType());
+  std::string t = fresh('c'), sum = fresh('s');
+  std::string lanes = std::to_string(op.getLanes());
+  std::string vector = std::to_string(width);
+  os << "// A tile of " << op.getLanes() << " lanes' chunks, in a fixed tree.\n";
+  declareChunk(element, t);
+  openElementLoop();
+  os << t << "[e] = " << literal(element, -0.0) << ";\n";
+  os << "if (c + e < " << names[op.getCount()] << ") {\n";
+  os.indent();
+  FailureOr<std::string> term = emitElementBody(op.getBody(), op.getInputs());
+  if (failed(term))
+    return failure();
+  os << t << "[e] = " << *term << ";\n";
+  close();
+  close();
+  if (op.getOrder() == TileOrder::vector_then_lanes) {
+    os << "normc_tree_vector<" << vector << ">(" << t << ");\n";
+    os << "const " << typeName(element) << " " << sum << " = normc_tree_lanes<"
+       << lanes << ">(" << t << "[0]);\n";
+  } else {
+    os << "#pragma unroll\n";
+    os << "for (int e = 0; e < " << width << "; ++e)\n";
+    os << "  " << t << "[e] = normc_tree_lanes<" << lanes << ">(" << t
+       << "[e]);\n";
+    os << "normc_tree_vector<" << vector << ">(" << t << ");\n";
+    os << "const " << typeName(element) << " " << sum << " = " << t
+       << "[0];\n";
+  }
+  Value dest = op.getDest();
+  if (auto tiles = dest.getDefiningOp<SharedTilesOp>()) {
+    // Tiles past the row's end are -0.0, as kern.tree_total reads them.
+    os << "if ((lane_in_row & 31) == 0 && c < " << sliceEnd() << ")\n";
+    os << "  " << names[dest] << "[" << sliceIndex() << " / " << tiles.getTile()
+       << "] = " << sum << ";\n";
+  } else {
+    os << names[dest] << ".push(" << sum << ");\n";
+  }
+  return success();
+}
+
+void KernelEmitter::print(TreeTotalOp op) {
+  auto tiles = op.getTiles().getDefiningOp<SharedTilesOp>();
+  std::string table = names[op.getTiles()], name = fresh('s');
+  std::string type = typeName(op.getType());
+  int64_t tile = tiles.getTile();
+  os << type << " " << name << ";\n";
+  os << "{\n";
+  os.indent();
+  os << "// Every warp adds the row's tiles: runs a lane, then the lanes.\n";
+  os << "const int n = (" << sliceEnd() << " - "
+     << (clustered() ? "slice_begin" : "0") << " + " << tile - 1 << ") / "
+     << tile << ";\n";
+  os << "const int per_lane = normc_tiles_per_lane(n);\n";
+  os << "normc_pairwise<" << type << ", " << op.getDepth() << "> runs;\n";
+  os << "for (int k = 0; k < per_lane; ++k) {\n";
+  os << "  const int t = (lane_in_row & 31) * per_lane + k;\n";
+  os << "  runs.push(t < n ? " << table << "[t] : "
+     << literal(op.getType(), -0.0) << ");\n";
+  os << "}\n";
+  os << name << " = normc_tree_lanes<32>(runs.total());\n";
+  close();
   names[op] = name;
 }
 
@@ -347,6 +436,13 @@ LogicalResult KernelEmitter::print(ForChunksOp op) {
     os.indent();
     os << "const int c = " << (clustered() ? "slice_begin + " : "") << "(i * "
        << schedule.threadsPerRow << " + lane_in_row) * " << width << ";\n";
+  } else if (op.getUniform()) {
+    // Every thread of the row runs as many chunks, for the shuffles in it.
+    int64_t pass = schedule.threadsPerRow * width;
+    os << "for (int c0 = " << (clustered() ? "slice_begin" : "0") << "; c0 < "
+       << sliceEnd() << "; c0 += " << pass << ") {\n";
+    os.indent();
+    os << "const int c = c0 + lane_in_row * " << width << ";\n";
   } else if (clustered()) {
     os << "for (int c = slice_begin + lane_in_row * " << width
        << "; c < slice_end; c += " << schedule.threadsPerRow * width << ") {\n";
@@ -382,9 +478,16 @@ void KernelEmitter::print(LoadChunkOp op) {
 
 void KernelEmitter::print(ReadKeptOp op) {
   std::string storage = names[op.getSource()];
+  // A uniform pass may reach past the row: such a chunk reads the row's last
+  // one, and its terms are never used.
+  bool uniform = op->getParentOfType<ForChunksOp>().getUniform();
   names[op] = op.getSource().getDefiningOp<AllocRowOp>()
                   ? storage + "[i]"
-                  : "(" + storage + " + " + sliceIndex() + ")";
+                  : "(" + storage + " + " +
+                        (uniform ? "min(" + sliceIndex() + ", pitch - " +
+                                       std::to_string(width) + ")"
+                                 : sliceIndex()) +
+                        ")";
 }
 
 void KernelEmitter::print(KeepOp op) {
@@ -437,6 +540,12 @@ void KernelEmitter::print(StoreChunkOp op) {
 void KernelEmitter::print(AccumulatorOp op) {
   std::string name = fresh('a');
   Type element = getElementType(op.getType());
+  if (std::optional<int64_t> levels = op.getPairwise()) {
+    os << "normc_pairwise<" << typeName(element) << ", " << *levels << "> "
+       << name << "; // the chunks' tiles, pairwise\n";
+    names[op] = name;
+    return;
+  }
   os << typeName(element) << " " << name << " = " << literal(element, 0.0)
      << ";\n";
   if (op.getCompensated()) {
@@ -471,10 +580,12 @@ void KernelEmitter::print(ReadAccumulatorOp op) {
   std::string name = fresh('s');
   std::string sum = names[op.getAcc()];
   auto carry = carries.find(op.getAcc());
+  bool pairwise = bool(op.getAcc().getDefiningOp<AccumulatorOp>().getPairwise());
   os << "const " << typeName(op.getType()) << " " << name << " = "
      << (carry != carries.end()
              ? "normc_compensated_total(" + sum + ", " + carry->second + ")"
-             : sum)
+         : pairwise ? sum + ".total()"
+                    : sum)
      << ";\n";
   names[op] = name;
 }
@@ -524,6 +635,20 @@ void KernelEmitter::print(ClusterWriteOp op) {
 
 void KernelEmitter::print(ClusterSumOp op) {
   std::string slot = names[op.getSlot()], name = fresh('s');
+  if (op.getPairwise()) {
+    int64_t blocks = schedule.clusterSize;
+    os << typeName(op.getType()) << " " << name << "_ranks[" << blocks
+       << "];\n";
+    os << "#pragma unroll\n";
+    os << "for (int r = 0; r < " << blocks << "; ++r)\n";
+    os << "  " << name << "_ranks[r] = *normc_cluster_shared(" << slot
+       << ", r);\n";
+    os << "normc_tree_vector<" << blocks << ">(" << name << "_ranks);\n";
+    os << "const " << typeName(op.getType()) << " " << name << " = " << name
+       << "_ranks[0];\n";
+    names[op] = name;
+    return;
+  }
   os << typeName(op.getType()) << " " << name << " = *normc_cluster_shared("
      << slot << ", 0);\n";
   os << "#pragma unroll\n";
@@ -720,7 +845,7 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
             return success();
           })
       .Case<ForRowGroupsOp, ForChunksOp, ForFeaturesOp, MapChunkOp,
-            AccumulateOp, AccumulateRowOp, AccumulateGroupMaxOp>(
+            AccumulateOp, AccumulateRowOp, AccumulateGroupMaxOp, TreeTileOp>(
           [&](auto op) { return print(op); })
       .Case<SharedRowsOp, SharedScratchOp, SharedGroupsOp, AllocRowOp,
             LoadChunkOp, ReadKeptOp, KeepOp, AsyncKeepOp, StoreChunkOp,
@@ -728,7 +853,7 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
             ScratchSumOp, LoadStatOp, LoadScalarOp, StoreStatOp,
             StorePartialsOp, SumColumnOp, StoreFeatureOp, ClearGroupOp,
             ReadGroupOp, StoreGroupOp, SharedClusterSlotOp, ClusterWriteOp,
-            ClusterSumOp>([&](auto op) {
+            ClusterSumOp, SharedTilesOp, TreeTotalOp>([&](auto op) {
         print(op);
         return success();
       })

@@ -216,6 +216,67 @@ __device__ __forceinline__ T normc_compensated_total(T sum, T carry) {
   return sum - sum == T(0) ? sum + carry : sum;
 }
 
+// Reproducible mode's tree (docs/numerics.md): sums in a pairwise tree over
+// the feature index, the lowest index bits first, padded with -0.0 (x +
+// -0.0 == x exactly, so padding never changes a bit). normc_tree_vector adds
+// t[0..N) pairwise into t[0]; normc_tree_lanes adds a value across groups of
+// L lanes by a butterfly (xor 1, 2, ... L / 2), every lane getting the group's
+// sum (a + b == b + a, so both partners hold the same bits); normc_pairwise
+// adds a sequence of values pairwise as they come, a binary counter of
+// Levels levels: level k holds the sum of the last complete run of 2^k.
+template <int N, typename T>
+__device__ __forceinline__ void normc_tree_vector(T *t) {
+#pragma unroll
+  for (int step = 1; step < N; step *= 2)
+#pragma unroll
+    for (int e = 0; e + step < N; e += 2 * step)
+      t[e] = t[e] + t[e + step];
+}
+template <int L, typename T> __device__ __forceinline__ T normc_tree_lanes(T v) {
+#pragma unroll
+  for (int offset = 1; offset < L; offset *= 2)
+    v = v + __shfl_xor_sync(0xffffffffu, v, offset);
+  return v;
+}
+template <typename T, int Levels> struct normc_pairwise {
+  T level[Levels];
+  unsigned count = 0;
+  __device__ __forceinline__ void push(T v) {
+    bool carry = true;
+#pragma unroll
+    for (int k = 0; k < Levels; ++k)
+      if (carry) {
+        if ((count >> k) & 1u) {
+          v = level[k] + v;
+        } else {
+          level[k] = v;
+          carry = false;
+        }
+      }
+    ++count;
+  }
+  // The runs left, the latest (and smallest) first: a padded tree's sum.
+  __device__ __forceinline__ T total() const {
+    T sum = NORMC_CVT(T, -0.0f);
+    bool any = false;
+#pragma unroll
+    for (int k = 0; k < Levels; ++k)
+      if ((count >> k) & 1u) {
+        sum = any ? level[k] + sum : level[k];
+        any = true;
+      }
+    return sum;
+  }
+};
+// The tiles each of a warp's 32 lanes adds in kern.tree_total: n tiles
+// padded to a power of two, shared out in runs.
+__device__ __forceinline__ int normc_tiles_per_lane(int n) {
+  int padded = 1;
+  while (padded < n)
+    padded *= 2;
+  return padded > 32 ? padded / 32 : 1;
+}
+
 // Global-memory accesses of N consecutive features starting at feature c,
 // to or from a chunk (a local array, or a row kept in shared memory; both
 // aligned to min(N * sizeof(T), 16)). With `vec` and a whole chunk below

@@ -15,8 +15,8 @@ namespace normc {
 /// clusters of 2 to 8 blocks of 256 to 1024 threads keeping the slice in
 /// registers or shared memory. Every one passes checkSchedule; device limits
 /// (shared memory) are checked at launch. In reproducible mode only those
-/// checkReproducible allows: the rows per block and row storages of the
-/// default row shape. The cost model (CostModel.h) keeps the few the tuner
+/// checkReproducible allows: every row group, and the clusters whose
+/// slices are powers of two. The cost model (CostModel.h) keeps the few the tuner
 /// compiles.
 std::vector<Schedule> scheduleCandidates(const ScheduleProblem &problem);
 

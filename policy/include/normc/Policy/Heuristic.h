@@ -36,9 +36,10 @@ struct RowShape {
 RowShape defaultRowShape(const ScheduleProblem &problem);
 
 /// Why `schedule` may not run a reproducible kernel of `problem`, or empty:
-/// reproducible mode reduces every row in one order, a row group of
-/// defaultRowShape(problem) (no cluster, whose slices would add in another
-/// order).
+/// reproducible mode adds every row in one tree over the feature index,
+/// which every row group computes, and a cluster only where each block's
+/// slice is an aligned power of two of features (an aligned subtree) and a
+/// block has at least a warp.
 std::string checkReproducible(const Schedule &schedule,
                               const ScheduleProblem &problem);
 

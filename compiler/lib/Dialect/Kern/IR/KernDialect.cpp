@@ -9,6 +9,7 @@ using namespace mlir;
 using namespace normc::kern;
 
 #include "normc/Dialect/Kern/IR/KernOpsDialect.cpp.inc"
+#include "normc/Dialect/Kern/IR/KernOpsEnums.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "normc/Dialect/Kern/IR/KernOpsAttrs.cpp.inc"

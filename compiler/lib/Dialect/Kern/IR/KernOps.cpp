@@ -139,6 +139,9 @@ normc::SharedLayout normc::kern::getNeededSharedLayout(KernelOp kernel) {
   for (auto table : kernel.getBody().getOps<SharedGroupsOp>())
     layout.regions.push_back(
         normc::groupRegion(schedule, table.getGroup(), bytes(table.getType())));
+  for (auto tiles : kernel.getBody().getOps<SharedTilesOp>())
+    layout.regions.push_back(
+        normc::groupRegion(schedule, tiles.getTile(), bytes(tiles.getType())));
   return layout;
 }
 
@@ -179,9 +182,14 @@ static LogicalResult verifySharedLayout(KernelOp kernel) {
       return failure();
     slots += rows.getNumResults();
   }
-  for (auto table : kernel.getBody().getOps<SharedGroupsOp>())
+  for (auto table : kernel.getBody().getOps<SharedGroupsOp>()) {
     if (failed(checkRegion(table, table.getRegion(), slots,
                            ", after the kept rows")))
+      return failure();
+    ++slots;
+  }
+  for (auto tiles : kernel.getBody().getOps<SharedTilesOp>())
+    if (failed(checkRegion(tiles, tiles.getRegion(), slots, ", the last")))
       return failure();
   if (!layout)
     return success();
@@ -415,6 +423,9 @@ LogicalResult MapChunkOp::verify() {
 }
 
 LogicalResult AccumulateOp::verify() {
+  if (getAcc().getDefiningOp<AccumulatorOp>().getPairwise())
+    return emitOpError("cannot add terms in order to a pairwise accumulator; "
+                       "kern.tree_tile adds to it");
   return verifyBody(*this, getBody(), getInputs().getTypes(),
                     getAcc().getType().getElementType());
 }
@@ -505,6 +516,10 @@ LogicalResult ClusterWriteOp::verify() {
 }
 
 LogicalResult ClusterSumOp::verify() {
+  int64_t blocks = scheduleOf(*this).clusterSize;
+  if (getPairwise() && (getCombine() != Combine::sum || (blocks & (blocks - 1))))
+    return emitOpError("a pairwise tree adds a power of two of slots, got ")
+           << blocks << (getCombine() != Combine::sum ? " maxima" : "");
   return verifySlotUse(*this, getType(), getSlot());
 }
 
@@ -533,7 +548,85 @@ LogicalResult StorePartialsOp::verify() {
 LogicalResult AccumulatorOp::verify() {
   if (getCompensated() && getCombine() != Combine::sum)
     return emitOpError("compensation applies to sums only");
+  if (std::optional<int64_t> levels = getPairwise()) {
+    if (getCompensated() || getCombine() != Combine::sum)
+      return emitOpError("a pairwise accumulator is a plain sum");
+    if (*levels < 1 || *levels > kMaxTreeLevels)
+      return emitOpError("pairwise needs 1 to ")
+             << kMaxTreeLevels << " levels, got " << *levels;
+  }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The fixed reduction tree
+//===----------------------------------------------------------------------===//
+
+LogicalResult SharedTilesOp::verify() {
+  if (!isOnlyOneInKernel(*this))
+    return emitOpError("must be the kernel's only tile table");
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  // The table is the layout's last region.
+  for (Operation &before : kernel.getBody().front())
+    if (isa<SharedRowsOp, SharedGroupsOp>(before) &&
+        !before.isBeforeInBlock(*this))
+      return emitOpError("must follow kern.shared_rows and kern.shared_groups");
+  if (getType().getElementType() != sched::getKernelAccumulate(*this))
+    return emitOpError("must hold the accumulate type");
+  int64_t tile = 32 * kernel.getSchedule().getValue().vectorWidth;
+  if (static_cast<int64_t>(getTile()) != tile)
+    return emitOpError("a tile is a warp's chunk, ")
+           << tile << " features; got " << getTile();
+  return success();
+}
+
+LogicalResult TreeTileOp::verify() {
+  normc::Schedule schedule = scheduleOf(*this);
+  int64_t lanes = getLanes();
+  auto loop = (*this)->getParentOfType<ForChunksOp>();
+  if (!loop.getUniform() && !loop.getUnrolled())
+    return emitOpError("shuffles across lanes, so its kern.for_chunks must be "
+                       "uniform or unrolled");
+  if (!(*this)->getParentOfType<ForRowGroupsOp>())
+    return emitOpError("adds a row outside kern.for_row_groups");
+  if (auto acc = getDest().getDefiningOp<AccumulatorOp>()) {
+    if (!acc.getPairwise())
+      return emitOpError("adds to a pairwise accumulator or a tile table");
+    if (lanes != schedule.threadsPerRow ||
+        schedule.strategy == normc::Strategy::Cluster)
+      return emitOpError("a pairwise accumulator takes tiles of the whole row "
+                         "group's lanes (")
+             << schedule.threadsPerRow << ") outside a cluster; got lanes("
+             << lanes << ")";
+  } else if (getDest().getDefiningOp<SharedTilesOp>()) {
+    bool cluster = schedule.strategy == normc::Strategy::Cluster;
+    if (lanes != 32 || schedule.threadsPerRow < 32 ||
+        (schedule.threadsPerRow == 32 && !cluster))
+      return emitOpError("a tile table takes the tiles of the 32 lanes of a "
+                         "warp, in rows of more than one warp or a cluster; "
+                         "got lanes(")
+             << lanes << ") with " << schedule.threadsPerRow
+             << " threads a row";
+  } else {
+    return emitOpError("adds to a pairwise accumulator or a tile table");
+  }
+  if (lanes < 1 || lanes > 32 || (lanes & (lanes - 1)))
+    return emitOpError("lanes must be a power of two in [1, 32], got ")
+           << lanes;
+  return verifyBody(*this, getBody(), getInputs().getTypes(),
+                    getElementType(getDest().getType()));
+}
+
+LogicalResult TreeTotalOp::verify() {
+  if (!getTiles().getDefiningOp<SharedTilesOp>())
+    return emitOpError("needs a table of kern.shared_tiles");
+  if (getType() != getElementType(getTiles().getType()))
+    return emitOpError("reads ") << getTiles().getType() << " as " << getType();
+  int64_t depth = getDepth();
+  if (depth < 1 || depth > kMaxTreeLevels)
+    return emitOpError("depth must be in [1, ")
+           << kMaxTreeLevels << "], got " << depth;
+  return verifyAccumulateType(*this, getType());
 }
 
 //===----------------------------------------------------------------------===//

@@ -34,6 +34,8 @@ struct AllocateShared
       }
       for (auto table : kernel.getBody().getOps<SharedGroupsOp>())
         table.setRegionAttr(b.getI64IntegerAttr(region++));
+      for (auto tiles : kernel.getBody().getOps<SharedTilesOp>())
+        tiles.setRegionAttr(b.getI64IntegerAttr(region++));
       kernel.setSharedLayoutAttr(
           SharedLayoutAttr::get(kernel.getContext(), layout));
     }

@@ -17,6 +17,8 @@ inline llvm::hash_code hash_value(const SharedLayout &layout) {
 }
 } // namespace normc
 
+#include "normc/Dialect/Kern/IR/KernOpsEnums.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "normc/Dialect/Kern/IR/KernOpsAttrs.h.inc"
 
@@ -24,6 +26,10 @@ inline llvm::hash_code hash_value(const SharedLayout &layout) {
 #include "normc/Dialect/Kern/IR/KernOps.h.inc"
 
 namespace normc::kern {
+/// Levels of a binary counter that adds up to kMaxD values pairwise: the
+/// deepest tree a kern.accumulator pairwise or kern.tree_total may have.
+constexpr int64_t kMaxTreeLevels = 25;
+
 /// d, the widest element, and what the kernel keeps per feature: the
 /// problem its schedule is checked against.
 ScheduleProblem getScheduleProblem(KernelOp kernel);

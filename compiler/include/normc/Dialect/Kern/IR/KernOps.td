@@ -3,6 +3,7 @@
 #define NORMC_KERN_OPS
 
 include "normc/Dialect/Kern/IR/KernDialect.td"
+include "normc/Dialect/Kern/IR/KernEnums.td"
 include "normc/Dialect/Sched/IR/SchedInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -61,7 +62,7 @@ def Kern_KernelOp : Kern_Op<"kernel", [
 
 def Kern_YieldOp : Kern_Op<"yield", [Pure, Terminator,
     ParentOneOf<["MapChunkOp", "AccumulateOp", "AccumulateRowOp",
-                 "AccumulateGroupMaxOp"]>]> {
+                 "AccumulateGroupMaxOp", "TreeTileOp"]>]> {
   let summary = "The per-feature value of a chunk body";
   let arguments = (ins AnyType:$value);
   let assemblyFormat = "$value attr-dict `:` type($value)";
@@ -137,12 +138,16 @@ def Kern_ForChunksOp : Kern_Op<"for_chunks", [NoTerminator, SingleBlock,
     vector_width; every pass maps the same features to the same thread.
     With `unrolled(n)` the loop runs exactly n chunks, fully unrolled (what
     register-kept rows need), else up to d. Outside the row loop a pass may
-    touch only storage and per-feature buffers.
+    touch only storage and per-feature buffers. With `uniform` every thread
+    of a row runs the same chunks, past d too (loads give zeros there, and
+    reads of a kept row stay inside it): what warp shuffles inside the pass
+    need.
   }];
-  let arguments = (ins OptionalAttr<I64Attr>:$unrolled);
+  let arguments = (ins OptionalAttr<I64Attr>:$unrolled, UnitAttr:$uniform);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    (`unrolled` `(` $unrolled^ `)`)? attr-dict-with-keyword $body
+    (`unrolled` `(` $unrolled^ `)`)? (`uniform` $uniform^)?
+    attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;
 }
@@ -309,13 +314,18 @@ def Kern_AccumulatorOp : Kern_Op<"accumulator", [
     `compensated` keeps a second term with the rounding error of each
     addition (Knuth's TwoSum), so that the sum of a row whose mean is
     large against its spread stays accurate. With `combine(max)` it keeps
-    the largest term instead (see sched.reduce).
+    the largest term instead (see sched.reduce). With `pairwise(n)` it adds
+    the values `kern.tree_tile` gives it, the i-th of them standing for the
+    i-th aligned run of features, in a pairwise tree (a binary counter of n
+    levels, for up to 2^(n-1) values): the tree of reproducible mode, whose
+    shape does not depend on how many values there are beyond padding.
   }];
-  let arguments = (ins UnitAttr:$compensated, Sched_CombineOrSum:$combine);
+  let arguments = (ins UnitAttr:$compensated, Sched_CombineOrSum:$combine,
+                       OptionalAttr<I64Attr>:$pairwise);
   let results = (outs Sched_AccumulatorType:$result);
   let assemblyFormat = [{
-    (`compensated` $compensated^)? (`combine` `(` $combine^ `)`)? attr-dict
-    `:` qualified(type($result))
+    (`compensated` $compensated^)? (`combine` `(` $combine^ `)`)?
+    (`pairwise` `(` $pairwise^ `)`)? attr-dict `:` qualified(type($result))
   }];
   let hasVerifier = 1;
 }
@@ -414,13 +424,16 @@ def Kern_ClusterSumOp : Kern_Op<"cluster_sum", [HasParent<"ForRowGroupsOp">]> {
     Reads the slot of every block of the cluster, rank 0 first, through
     distributed shared memory, so that every block gets the same bits.
     Needs a `kern.cluster_barrier` between the writes and this op, and
-    another before the slots are written again or a block ends.
+    another before the slots are written again or a block ends. With
+    `pairwise` the slots are added in a pairwise tree over the ranks
+    (the cluster's size is a power of two), the top of reproducible mode's
+    tree when each block's slice is an aligned power of two of features.
   }];
   let arguments = (ins Arg<Sched_ScratchType, "", [MemRead]>:$slot,
-                       Sched_CombineOrSum:$combine);
+                       Sched_CombineOrSum:$combine, UnitAttr:$pairwise);
   let results = (outs Normc_AccumulateElement:$result);
   let assemblyFormat = [{
-    $slot (`combine` `(` $combine^ `)`)? attr-dict `:`
+    $slot (`combine` `(` $combine^ `)`)? (`pairwise` $pairwise^)? attr-dict `:`
     qualified(type($slot)) `->` type($result)
   }];
   let hasVerifier = 1;
@@ -478,6 +491,78 @@ def Kern_StorePartialsOp : Kern_Op<"store_partials", [
   let assemblyFormat = [{
     $value `,` $partials attr-dict `:` qualified(type($value)) `,`
     qualified(type($partials))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// The fixed reduction tree of reproducible mode
+//===----------------------------------------------------------------------===//
+
+def Kern_SharedTilesOp : Kern_Op<"shared_tiles", [HasParent<"KernelOp">,
+    MemoryEffects<[MemAlloc]>]> {
+  let summary = "Dynamic shared memory for the tile sums of each row";
+  let description = [{
+    rows_per_block rows of ceil(d / tile) elements in region `region` of the
+    kernel's `shared` layout (the last one): `kern.tree_tile` writes tile t
+    of a row at index t, `kern.tree_total` adds them. A tile is the
+    32 * vector_width features of one warp's chunk.
+  }];
+  let arguments = (ins I64Attr:$tile, OptionalAttr<I64Attr>:$region);
+  let results = (outs Sched_GroupTableType:$result);
+  let assemblyFormat = [{
+    `tile` `(` $tile `)` (`region` `(` $region^ `)`)? attr-dict `:`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Kern_TreeTileOp : Kern_Op<"tree_tile", [HasParent<"ForChunksOp">,
+    SingleBlock]> {
+  let summary = "Adds a tile's terms in a fixed tree: vector, then lanes";
+  let description = [{
+    The tile is the chunk of each of `lanes` consecutive lanes of the row
+    (lanes * vector_width consecutive features, aligned): every thread
+    computes its chunk's terms (-0.0, the exact identity of addition, past
+    `count`), and the stages of `order` add them into the tile's sum, which
+    every lane receives: pairwise over the vector (element e with e + 1,
+    then pairs of pairs, ...) and a butterfly across the lanes (xor 1, 2,
+    ..., lanes / 2). The sum goes to `dest`: a `pairwise` accumulator (the
+    chunks of a row within a warp are the tree's next stages) or the row's
+    slot of a `kern.shared_tiles` table, written by the tile's first lane.
+    The pass must be `uniform` or unrolled: every lane shuffles.
+  }];
+  let arguments = (ins
+      Arg<AnyTypeOf<[Sched_AccumulatorType, Sched_GroupTableType]>, "",
+          [MemRead, MemWrite]>:$dest,
+      Variadic<Sched_ChunkType>:$inputs, I32:$count, I64Attr:$lanes,
+      DefaultValuedAttr<Kern_TileOrder,
+                        "::normc::kern::TileOrder::vector_then_lanes">:$order);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $dest (`,` $inputs^)? `count` $count `lanes` `(` $lanes `)`
+    (`order` `(` $order^ `)`)? attr-dict `:` qualified(type($dest))
+    (`,` qualified(type($inputs))^)? $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Kern_TreeTotalOp : Kern_Op<"tree_total", [HasParent<"ForRowGroupsOp">]> {
+  let summary = "Adds a row's tile sums in a fixed tree";
+  let description = [{
+    Every warp of the row reads the row's n tile sums (after a barrier):
+    with N = n rounded up to a power of two, lane l adds tiles l * N / 32
+    ... (l + 1) * N / 32 - 1 in a pairwise tree of `depth` levels (-0.0 for
+    tiles past n), then the butterfly across the warp's 32 lanes (xor 1
+    ... 16) gives every lane the row's total. Together with the tiles' own
+    trees, a pairwise tree over the features whatever the threads per row.
+  }];
+  let arguments = (ins Arg<Sched_GroupTableType, "", [MemRead]>:$tiles,
+                       I64Attr:$depth);
+  let results = (outs Normc_AccumulateElement:$result);
+  let assemblyFormat = [{
+    $tiles `depth` `(` $depth `)` attr-dict `:` qualified(type($tiles)) `->`
+    type($result)
   }];
   let hasVerifier = 1;
 }
