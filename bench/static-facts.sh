@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Static facts of the kernels normc picks by default for sm_90 (and sm_80),
 # per strategy, from NVRTC's ptxas: registers, static and dynamic shared
-# memory, spills, and the bytes each element of [rows, d] moves. What a
-# GPU run would measure in time, this says from the compiler alone.
+# memory, spills, and the bytes each element of [rows, d] moves; from the
+# kernel-level IR, the shuffles and barriers a row takes (bench/row-steps.py).
+# What a GPU run would measure in time, this says from the compiler alone.
 #
 #   bench/static-facts.sh [BUILD_DIR] > bench/results/static-facts.md
 #
@@ -34,12 +35,14 @@ echo "From NVRTC's ptxas (CUDA ${cuda:-?}), made by"
 echo "\`bench/static-facts.sh > bench/results/static-facts.md\` on $(date -u +%Y-%m-%d)."
 echo "Dynamic shared memory is what the launch asks for (the staged row or"
 echo "cluster slice); bytes/element counts x read and y written once (1.5"
-echo "times that when a row is re-read from global memory). Mode"
-echo "reproducible is the spec with \`[numerics] reproducible = true\`: the"
-echo "same row shape on every arch and no cluster."
+echo "times that when a row is re-read from global memory). Shuffles and"
+echo "barriers are those a thread executes per row (cluster barriers after"
+echo "the +), counted in the kernel-level IR. Mode reproducible is the spec"
+echo "with \`[numerics] reproducible = true\`: every sum in one tree over the"
+echo "feature index (docs/numerics.md), a butterfly for every chunk."
 echo
-echo "| spec | mode | d | arch | strategy | schedule | registers | static smem | dynamic smem | spills | bytes/element |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| spec | mode | d | arch | strategy | schedule | registers | static smem | dynamic smem | spills | bytes/element | shuffles/row | barriers/row |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for spec in "$root/specs/llama_rmsnorm.toml" \
   "$work/llama_rmsnorm.reproducible.toml" "$work/rmsnorm_f32.toml" \
   "$work/rmsnorm_f32.reproducible.toml"; do
@@ -53,6 +56,8 @@ for spec in "$root/specs/llama_rmsnorm.toml" \
         -o "$work/k.cu"
       log="$("$normc" compile "$spec" --emit=cubin --arch=$arch --cols=$d \
         -o "$work/k.cubin" -v 2>&1)"
+      read -r shuffles barriers clusterBarriers < <("$normc" compile "$spec" \
+        --emit=lowered --arch=$arch --cols=$d | python3 "$root/bench/row-steps.py")
       schedule="$(sed -n 's|^//   schedule: ||p' "$work/k.cu" | head -1)"
       dynamic="$(sed -n 's|^//   launch: .*: \([0-9]*\) bytes$|\1|p' \
         "$work/k.cu" | head -1)"
@@ -74,7 +79,9 @@ for spec in "$root/specs/llama_rmsnorm.toml" \
       accesses=2
       [[ "$strategy" == re-read ]] && accesses=3
       moved=$((element * accesses))
-      echo "| $name | $mode | $d | $arch | $strategy | \`$schedule\` | $registers | ${smem:-0} | ${dynamic:-0} | ${spills:-?} | $moved |"
+      steps="$barriers"
+      [[ "$clusterBarriers" != 0 ]] && steps="$barriers+$clusterBarriers"
+      echo "| $name | $mode | $d | $arch | $strategy | \`$schedule\` | $registers | ${smem:-0} | ${dynamic:-0} | ${spills:-?} | $moved | $shuffles | $steps |"
     done
   done
 done

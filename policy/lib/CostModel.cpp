@@ -34,6 +34,12 @@ constexpr double kBytesInFlightPerSm = 32 * 1024;
 constexpr double kWarpReduceSeconds = 0.05e-6;
 constexpr double kBlockReduceSeconds = 0.2e-6;
 constexpr double kClusterReduceSeconds = 0.5e-6;
+/// Reproducible mode's tree (docs/numerics.md): every chunk's tile takes a
+/// butterfly of its own (overlapping the others', about a quarter of a warp
+/// reduction's latency each), and a row of several warps reads its tile
+/// table after one more barrier.
+constexpr double kTileShuffleSeconds = 0.0125e-6;
+constexpr double kTileTableFactor = 1.5;
 /// Reductions a row takes (LayerNorm's two; RMSNorm's one is rounded up).
 constexpr double kReductionsPerRow = 2;
 /// Shared memory moves about eight times the bytes HBM does; a staged row
@@ -49,7 +55,8 @@ constexpr int64_t kMaxThreadsPerSm = 2048, kMaxBlocksPerSm = 32;
 } // namespace
 
 CostEstimate normc::estimateCost(const Schedule &s, const RowTraffic &traffic,
-                                 int64_t d, int64_t rows, int arch) {
+                                 int64_t d, int64_t rows, int arch,
+                                 bool reproducible) {
   GpuFacts gpu = gpuFacts(arch);
   CostEstimate cost;
   d = std::max<int64_t>(1, d);
@@ -104,6 +111,10 @@ CostEstimate normc::estimateCost(const Schedule &s, const RowTraffic &traffic,
   double reduceSeconds = s.threadsPerRow <= 32  ? kWarpReduceSeconds
                          : s.blocksPerRow() > 1 ? kClusterReduceSeconds
                                                 : kBlockReduceSeconds;
+  if (reproducible)
+    reduceSeconds =
+        reduceSeconds * (s.threadsPerRow > 32 ? kTileTableFactor : 1) +
+        double(vectors) * kTileShuffleSeconds;
   double blockRowsPerSm = double(rows * s.blocksPerRow()) / double(activeSms);
   double reduceTotal = blockRowsPerSm * kReductionsPerRow * reduceSeconds /
                        double(resident * s.rowsPerBlock);
@@ -114,12 +125,13 @@ CostEstimate normc::estimateCost(const Schedule &s, const RowTraffic &traffic,
 std::vector<Schedule>
 normc::pruneCandidates(const std::vector<Schedule> &candidates,
                        const RowTraffic &traffic, int64_t d, int64_t rows,
-                       int arch, size_t keep) {
+                       int arch, bool reproducible, size_t keep) {
   if (candidates.size() <= keep)
     return candidates;
   std::vector<double> seconds;
   for (const Schedule &s : candidates)
-    seconds.push_back(estimateCost(s, traffic, d, rows, arch).seconds);
+    seconds.push_back(
+        estimateCost(s, traffic, d, rows, arch, reproducible).seconds);
   std::vector<size_t> order(candidates.size() - 1);
   std::iota(order.begin(), order.end(), 1);
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {

@@ -73,10 +73,10 @@ std::string normc::checkReproducible(const Schedule &schedule,
   return "reproducible mode adds a row's features in one tree, which a "
          "cluster computes only where each block's slice of the row is a "
          "power of two of features and has a warp or more" +
-         (problem.d ? "; at d = " + std::to_string(*problem.d) +
-                          " the slice of " + schedule.str() + " is " +
-                          std::to_string(slice)
-                    : std::string("; d is not fixed"));
+         (problem.d
+              ? "; at d = " + std::to_string(*problem.d) + " the slice of " +
+                    schedule.str() + " is " + std::to_string(slice)
+              : std::string("; d is not fixed"));
 }
 
 Schedule normc::defaultSchedule(const ScheduleProblem &problem) {

@@ -107,7 +107,8 @@ api::tuneCandidates(Backend &backend, const KernelSource &source,
   emit(0);
   if (candidates[0]) {
     schedules = pruneCandidates(schedules, rowTraffic(candidates[0]->kernels),
-                                d, bucket, backend.smVersion());
+                                d, bucket, backend.smVersion(),
+                                source.spec().reproducible.value);
     candidates.resize(schedules.size());
     emitErrors.resize(schedules.size());
   }

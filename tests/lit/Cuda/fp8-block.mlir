@@ -7,7 +7,8 @@
 // CHECK:       const int groups = (d + 127) / 128; // groups of 128 features a row
 // CHECK:       NORMC_DYNAMIC_SHARED(shared_rows);
 // CHECK:       const int region_0 = 0;
-// CHECK:       float *[[T:v[0-9]+]] = reinterpret_cast<float *>(shared_rows + region_0 + (2 * pitch + 15) / 16 * 16) + row_in_block * groups;
+// CHECK:       const int region_1 = region_0 + (2 * pitch + 15) / 16 * 16;
+// CHECK:       float *[[T:v[0-9]+]] = reinterpret_cast<float *>(shared_rows + region_1) + row_in_block * groups;
 // CHECK:       if (c < d && c % 128 == 0)
 // CHECK-NEXT:    [[T]][c / 128] = 0.00000000e+00f;
 // CHECK:       [[M:a[0-9]+]] = normc_max([[M]], {{s[0-9]+}});

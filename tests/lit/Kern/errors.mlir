@@ -374,3 +374,139 @@ kern.kernel @partial_rows_of_part_blocks d(64) accumulate(f32) schedule(#sched.s
   kern.for_row_groups {
   }
 }
+
+// -----
+// Reproducible mode's tree: the shuffles need every lane in the pass.
+kern.kernel @tree_in_a_ragged_pass d(1000) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 8, threads_per_row = 16, vector_width = 4, row_storage = global>) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  kern.for_row_groups {
+    %n = sched.feature_count fraction 1.0
+    %a = kern.accumulator pairwise(5) : !sched.accumulator<f32>
+    kern.for_chunks {
+      %r = kern.load_chunk %x : !sched.rows<f32> -> !sched.chunk<f32>
+      // expected-error @+1 {{shuffles across lanes, so its kern.for_chunks must be uniform or unrolled}}
+      kern.tree_tile %a, %r count %n lanes(16) : !sched.accumulator<f32>, !sched.chunk<f32> {
+      ^bb0(%v: f32):
+        kern.yield %v : f32
+      }
+    }
+  }
+}
+
+// -----
+kern.kernel @tree_of_part_of_a_row d(1000) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 8, threads_per_row = 16, vector_width = 4, row_storage = global>) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  kern.for_row_groups {
+    %n = sched.feature_count fraction 1.0
+    %a = kern.accumulator pairwise(5) : !sched.accumulator<f32>
+    kern.for_chunks uniform {
+      %r = kern.load_chunk %x : !sched.rows<f32> -> !sched.chunk<f32>
+      // expected-error @+1 {{a pairwise accumulator takes tiles of the whole row group's lanes (16) outside a cluster; got lanes(8)}}
+      kern.tree_tile %a, %r count %n lanes(8) : !sched.accumulator<f32>, !sched.chunk<f32> {
+      ^bb0(%v: f32):
+        kern.yield %v : f32
+      }
+    }
+  }
+}
+
+// -----
+kern.kernel @tree_into_a_plain_sum d(1000) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 8, threads_per_row = 16, vector_width = 4, row_storage = global>) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  kern.for_row_groups {
+    %n = sched.feature_count fraction 1.0
+    %a = kern.accumulator : !sched.accumulator<f32>
+    kern.for_chunks uniform {
+      %r = kern.load_chunk %x : !sched.rows<f32> -> !sched.chunk<f32>
+      // expected-error @+1 {{adds to a pairwise accumulator or a tile table}}
+      kern.tree_tile %a, %r count %n lanes(16) : !sched.accumulator<f32>, !sched.chunk<f32> {
+      ^bb0(%v: f32):
+        kern.yield %v : f32
+      }
+    }
+  }
+}
+
+// -----
+kern.kernel @in_order_into_a_tree d(1000) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 8, threads_per_row = 16, vector_width = 4, row_storage = global>) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  kern.for_row_groups {
+    %n = sched.feature_count fraction 1.0
+    %a = kern.accumulator pairwise(5) : !sched.accumulator<f32>
+    kern.for_chunks {
+      %r = kern.load_chunk %x : !sched.rows<f32> -> !sched.chunk<f32>
+      // expected-error @+1 {{cannot add terms in order to a pairwise accumulator; kern.tree_tile adds to it}}
+      kern.accumulate %a, %r count %n : !sched.accumulator<f32>, !sched.chunk<f32> {
+      ^bb0(%v: f32):
+        kern.yield %v : f32
+      }
+    }
+  }
+}
+
+// -----
+kern.kernel @compensated_tree d(64) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 8, threads_per_row = 16, vector_width = 4, row_storage = global>) {
+  kern.for_row_groups {
+    // expected-error @+1 {{a pairwise accumulator is a plain sum}}
+    %a = kern.accumulator compensated pairwise(3) : !sched.accumulator<f32>
+  }
+}
+
+// -----
+kern.kernel @deep_tree d(64) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 8, threads_per_row = 16, vector_width = 4, row_storage = global>) {
+  kern.for_row_groups {
+    // expected-error @+1 {{pairwise needs 1 to 25 levels, got 26}}
+    %a = kern.accumulator pairwise(26) : !sched.accumulator<f32>
+  }
+}
+
+// -----
+kern.kernel @tiles_of_a_warp_row d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 4, threads_per_row = 32, vector_width = 4, row_storage = global>) shared(#kern.shared_layout<[<rows = 4, bytes = 4, group = 128>]>) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  %t = kern.shared_tiles tile(128) region(0) : !sched.group_table<f32>
+  kern.for_row_groups {
+    %n = sched.feature_count fraction 1.0
+    kern.for_chunks uniform {
+      %r = kern.load_chunk %x : !sched.rows<f32> -> !sched.chunk<f32>
+      // expected-error @+1 {{a tile table takes the tiles of the 32 lanes of a warp, in rows of more than one warp or a cluster; got lanes(32) with 32 threads a row}}
+      kern.tree_tile %t, %r count %n lanes(32) : !sched.group_table<f32>, !sched.chunk<f32> {
+      ^bb0(%v: f32):
+        kern.yield %v : f32
+      }
+    }
+  }
+}
+
+// -----
+// expected-error @+1 {{has the shared layout}}
+kern.kernel @tiles_without_their_region d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) shared(#kern.shared_layout<[<rows = 1, bytes = 4, group = 64>]>) {
+  %t = kern.shared_tiles tile(128) region(0) : !sched.group_table<f32>
+  kern.for_row_groups {
+  }
+}
+
+// -----
+kern.kernel @tiles_of_another_width d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) shared(#kern.shared_layout<[<rows = 1, bytes = 4, group = 64>]>) {
+  // expected-error @+1 {{a tile is a warp's chunk, 128 features; got 64}}
+  %t = kern.shared_tiles tile(64) region(0) : !sched.group_table<f32>
+  kern.for_row_groups {
+  }
+}
+
+// -----
+kern.kernel @tree_total_deep d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) shared(#kern.shared_layout<[<rows = 1, bytes = 4, group = 128>]>) {
+  %t = kern.shared_tiles tile(128) region(0) : !sched.group_table<f32>
+  kern.for_row_groups {
+    // expected-error @+1 {{depth must be in [1, 25], got 0}}
+    %s = kern.tree_total %t depth(0) : !sched.group_table<f32> -> f32
+  }
+}
+
+// -----
+kern.kernel @pairwise_cluster_of_maxima d(4096) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+  %slot = kern.shared_cluster_slot : !sched.scratch<f32>
+  kern.for_row_groups {
+    // expected-error @+1 {{a pairwise tree adds a power of two of slots, got 2 maxima}}
+    %s = kern.cluster_sum %slot combine(max) pairwise : !sched.scratch<f32> -> f32
+  }
+}

@@ -133,3 +133,64 @@ kern.kernel @finish accumulate(f32) schedule(#sched.schedule<row_group, rows_per
     kern.store_feature %u, %b : f32, !sched.features<f32>
   }
 }
+
+// -----
+// Reproducible mode's tree: a row of two warps adds its tiles through the
+// table, a row of 16 lanes through a binary counter over its chunks.
+// CHECK-LABEL: kern.kernel @tree_of_two_warps
+// CHECK:         %[[T:.*]] = kern.shared_tiles tile(128) region(0) : !sched.group_table<f32>
+// CHECK:           kern.for_chunks uniform {
+// CHECK:             kern.tree_tile %[[T]], %{{.*}} count %{{.*}} lanes(32) : !sched.group_table<f32>, !sched.chunk<f32> {
+// CHECK:           kern.tree_total %[[T]] depth(1) : !sched.group_table<f32> -> f32
+kern.kernel @tree_of_two_warps accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) shared(#kern.shared_layout<[<rows = 1, bytes = 4, group = 128>]>) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  %t = kern.shared_tiles tile(128) region(0) : !sched.group_table<f32>
+  kern.for_row_groups {
+    %n = sched.feature_count fraction 1.0
+    kern.for_chunks uniform {
+      %r = kern.load_chunk %x : !sched.rows<f32> -> !sched.chunk<f32>
+      kern.tree_tile %t, %r count %n lanes(32) : !sched.group_table<f32>, !sched.chunk<f32> {
+      ^bb0(%v: f32):
+        kern.yield %v : f32
+      }
+    }
+    kern.barrier
+    %s = kern.tree_total %t depth(1) : !sched.group_table<f32> -> f32
+    kern.barrier
+  }
+}
+
+// -----
+// CHECK-LABEL: kern.kernel @tree_in_a_warp
+// CHECK:         %[[A:.*]] = kern.accumulator pairwise(5) : !sched.accumulator<f32>
+// CHECK:           kern.tree_tile %[[A]], %{{.*}} count %{{.*}} lanes(16) order(lanes_then_vector) : !sched.accumulator<f32>, !sched.chunk<f32> {
+// CHECK:         kern.read_accumulator %[[A]] : !sched.accumulator<f32> -> f32
+kern.kernel @tree_in_a_warp d(1024) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 8, threads_per_row = 16, vector_width = 4, row_storage = global>) {
+  %x = sched.buffer "x" : !sched.rows<f32>
+  kern.for_row_groups {
+    %n = sched.feature_count fraction 1.0
+    %a = kern.accumulator pairwise(5) : !sched.accumulator<f32>
+    kern.for_chunks uniform {
+      %r = kern.load_chunk %x : !sched.rows<f32> -> !sched.chunk<f32>
+      kern.tree_tile %a, %r count %n lanes(16) order(lanes_then_vector) : !sched.accumulator<f32>, !sched.chunk<f32> {
+      ^bb0(%v: f32):
+        kern.yield %v : f32
+      }
+    }
+    %s = kern.read_accumulator %a : !sched.accumulator<f32> -> f32
+  }
+}
+
+// -----
+// CHECK-LABEL: kern.kernel @tree_across_a_cluster
+// CHECK:         kern.cluster_sum %{{.*}} pairwise : !sched.scratch<f32> -> f32
+kern.kernel @tree_across_a_cluster d(4096) accumulate(f32) schedule(#sched.schedule<cluster, cluster_size = 2, rows_per_block = 1, threads_per_row = 256, vector_width = 4, row_storage = global>) {
+  %slot = kern.shared_cluster_slot : !sched.scratch<f32>
+  kern.for_row_groups {
+    %c = arith.constant 1.0 : f32
+    kern.cluster_write %c, %slot : f32, !sched.scratch<f32>
+    kern.cluster_barrier
+    %s = kern.cluster_sum %slot pairwise : !sched.scratch<f32> -> f32
+    kern.cluster_barrier
+  }
+}

@@ -91,6 +91,24 @@ TEST(CostModel, KeptRowsNeedRegistersAndLimitTheBlocksAnSmHolds) {
   EXPECT_EQ(many.blocksPerSm, 4); // 65536 / (64 * 256)
 }
 
+// Reproducible mode's tree shuffles every chunk: it costs more than the
+// default at the same bytes, and more the more chunks a thread has.
+TEST(CostModel, ReproducibleSumsCostAButterflyAChunk) {
+  auto extra = [](const Schedule &s, int64_t d) {
+    CostEstimate plain = estimateCost(s, kBf16, d, 32768, 90);
+    CostEstimate tree = estimateCost(s, kBf16, d, 32768, 90, true);
+    EXPECT_EQ(tree.bytes, plain.bytes) << s.str();
+    return tree.seconds - plain.seconds;
+  };
+  for (const Schedule &s :
+       {Schedule::rowGroup(4, 32, 8, RowStorage::Global),
+        Schedule::rowGroup(1, 256, 8, RowStorage::Global)}) {
+    EXPECT_GT(extra(s, 1024), 0) << s.str();
+    // 16 (or 2) chunks a thread against 4 (or 1).
+    EXPECT_GT(extra(s, 4096), extra(s, 1024)) << s.str();
+  }
+}
+
 // Small rows: a warp or less a row, many rows a block (one reduction
 // across warps per row would cost more than moving the row).
 TEST(CostModel, SmallRowsAreCheapestWithAWarpOrLessARow) {

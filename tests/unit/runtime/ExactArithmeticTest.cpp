@@ -79,6 +79,19 @@ TEST(ExactArithmetic, NvrtcKernelsHoldOnlyCorrectlyRoundedArithmetic) {
     programs.insert(programs.begin(), Program::forward());
     addCases(cases, name, *parsed.spec, programs);
   }
+  // Reproducible mode's tree, forward and backward (a cluster at d = 65536
+  // on sm_90).
+  for (const char *name : {"layernorm", "llama_rmsnorm"}) {
+    dsl::SpecParseResult parsed =
+        dsl::parseSpecFile(std::string(NORMC_SPECS_DIR) + "/" + name + ".toml");
+    ASSERT_TRUE(parsed.spec);
+    parsed.spec->reproducible.value = true;
+    std::vector<Program> programs =
+        Program::backwards(parsed.spec->residualAdd.value);
+    programs.insert(programs.begin(), Program::forward());
+    addCases(cases, std::string(name) + " reproducible", *parsed.spec,
+             programs);
+  }
   // The fp8 outputs (forward only: an fp8 output has no backward).
   for (auto [name, output, block] :
        {std::tuple<const char *, dsl::DType, int>{"llama_rmsnorm",

@@ -155,8 +155,9 @@ TEST(KernelInfoText, MalformedIsRejected) {
         "name=k d=1 block=32 rows_per_block=1 vector_width=1 "
         "launch_order=-1 shared= params=x:rows:f32:r",
         // Groups that are not a power of two in [16, 1024], a table of
-        // 3-byte elements or of another group size, a Groups buffer without
-        // a group size.
+        // 3-byte elements, a Groups buffer without a group size. (A table
+        // of another group size than the kernel's is a reproducible
+        // kernel's tile table.)
         "name=k d=1 block=32 rows_per_block=1 vector_width=1 "
         "shared=1:4:g96 group=96 params=x:rows:f32:r",
         "name=k d=1 block=32 rows_per_block=1 vector_width=1 "
@@ -164,7 +165,7 @@ TEST(KernelInfoText, MalformedIsRejected) {
         "name=k d=1 block=32 rows_per_block=1 vector_width=1 "
         "shared=1:3:g128 group=128 params=x:rows:f32:r",
         "name=k d=1 block=32 rows_per_block=1 vector_width=1 "
-        "shared=1:4:g64 group=128 params=x:rows:f32:r",
+        "shared=1:4:g8 group=128 params=x:rows:f32:r",
         // Regions of another row count than the block's, of no bytes, of a
         // vector width that is no power of two, with a fixed width of 0 or
         // a trailing comma.

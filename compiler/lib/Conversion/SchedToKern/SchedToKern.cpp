@@ -246,16 +246,16 @@ Value KernelLowering::treeSum(ReduceOp op) {
   Type acc = op.getType();
   int64_t threads = schedule.threadsPerRow;
   int64_t lanes = std::min<int64_t>(threads, 32);
-  int64_t slice =
-      kernel.getD() ? normc::featuresPerBlock(schedule, *kernel.getD())
-                    : normc::kMaxD;
+  int64_t slice = kernel.getD()
+                      ? normc::featuresPerBlock(schedule, *kernel.getD())
+                      : normc::kMaxD;
   int64_t chunks = normc::divideCeil(slice, threads * schedule.vectorWidth);
   Value dest;
   if (threads <= 32 && schedule.strategy != normc::Strategy::Cluster) {
-    dest = AccumulatorOp::create(
-        b, loc, AccumulatorType::get(b.getContext(), acc),
-        /*compensated=*/false, Combine::sum,
-        b.getI64IntegerAttr(treeLevels(chunks)));
+    dest =
+        AccumulatorOp::create(b, loc, AccumulatorType::get(b.getContext(), acc),
+                              /*compensated=*/false, Combine::sum,
+                              b.getI64IntegerAttr(treeLevels(chunks)));
   } else {
     if (!tiles) {
       OpBuilder::InsertionGuard guard(b);
@@ -275,12 +275,11 @@ Value KernelLowering::treeSum(ReduceOp op) {
   if (dest != Value(tiles))
     return ReadAccumulatorOp::create(b, loc, acc, dest);
   BarrierOp::create(b, loc);
-  int64_t tilesPerRow =
-      normc::divideCeil(slice, 32 * schedule.vectorWidth);
-  Value total = TreeTotalOp::create(
-      b, loc, acc, tiles,
-      b.getI64IntegerAttr(treeLevels(normc::divideCeil(
-          int64_t(llvm::PowerOf2Ceil(tilesPerRow)), 32))));
+  int64_t tilesPerRow = normc::divideCeil(slice, 32 * schedule.vectorWidth);
+  Value total =
+      TreeTotalOp::create(b, loc, acc, tiles,
+                          b.getI64IntegerAttr(treeLevels(normc::divideCeil(
+                              int64_t(llvm::PowerOf2Ceil(tilesPerRow)), 32))));
   // The table is written again by the next sum.
   BarrierOp::create(b, loc);
   if (schedule.strategy == normc::Strategy::Cluster)
@@ -372,8 +371,8 @@ Value KernelLowering::crossThreadSum(Location loc, Value value,
   return value;
 }
 
-Value KernelLowering::crossBlockSum(Location loc, Value value,
-                                    Combine combine, bool pairwise) {
+Value KernelLowering::crossBlockSum(Location loc, Value value, Combine combine,
+                                    bool pairwise) {
   if (!clusterSlot) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(rowLoop);

@@ -301,8 +301,8 @@ void KernelEmitter::print(SharedGroupsOp op) {
   Type element = getElementType(op.getType());
   std::string name = fresh('v');
   os << "// A slot per group of this row, after the kept rows.\n";
-  os << "const int region_" << index << " = " << regionOffset(info.shared, index)
-     << ";\n";
+  os << "const int region_" << index << " = "
+     << regionOffset(info.shared, index) << ";\n";
   os << typeName(element) << " *" << name << " = reinterpret_cast<"
      << typeName(element) << " *>(shared_rows + region_" << index
      << ") + row_in_block * groups;\n";
@@ -330,7 +330,8 @@ LogicalResult KernelEmitter::print(TreeTileOp op) {
   std::string t = fresh('c'), sum = fresh('s');
   std::string lanes = std::to_string(op.getLanes());
   std::string vector = std::to_string(width);
-  os << "// A tile of " << op.getLanes() << " lanes' chunks, in a fixed tree.\n";
+  os << "// A tile of " << op.getLanes()
+     << " lanes' chunks, in a fixed tree.\n";
   declareChunk(element, t);
   openElementLoop();
   os << t << "[e] = " << literal(element, -0.0) << ";\n";
@@ -352,8 +353,7 @@ LogicalResult KernelEmitter::print(TreeTileOp op) {
     os << "  " << t << "[e] = normc_tree_lanes<" << lanes << ">(" << t
        << "[e]);\n";
     os << "normc_tree_vector<" << vector << ">(" << t << ");\n";
-    os << "const " << typeName(element) << " " << sum << " = " << t
-       << "[0];\n";
+    os << "const " << typeName(element) << " " << sum << " = " << t << "[0];\n";
   }
   Value dest = op.getDest();
   if (auto tiles = dest.getDefiningOp<SharedTilesOp>()) {
@@ -383,8 +383,8 @@ void KernelEmitter::print(TreeTotalOp op) {
   os << "normc_pairwise<" << type << ", " << op.getDepth() << "> runs;\n";
   os << "for (int k = 0; k < per_lane; ++k) {\n";
   os << "  const int t = (lane_in_row & 31) * per_lane + k;\n";
-  os << "  runs.push(t < n ? " << table << "[t] : "
-     << literal(op.getType(), -0.0) << ");\n";
+  os << "  runs.push(t < n ? " << table
+     << "[t] : " << literal(op.getType(), -0.0) << ");\n";
   os << "}\n";
   os << name << " = normc_tree_lanes<32>(runs.total());\n";
   close();
@@ -580,7 +580,8 @@ void KernelEmitter::print(ReadAccumulatorOp op) {
   std::string name = fresh('s');
   std::string sum = names[op.getAcc()];
   auto carry = carries.find(op.getAcc());
-  bool pairwise = bool(op.getAcc().getDefiningOp<AccumulatorOp>().getPairwise());
+  bool pairwise =
+      bool(op.getAcc().getDefiningOp<AccumulatorOp>().getPairwise());
   os << "const " << typeName(op.getType()) << " " << name << " = "
      << (carry != carries.end()
              ? "normc_compensated_total(" + sum + ", " + carry->second + ")"

@@ -16,8 +16,8 @@ namespace normc {
 /// registers or shared memory. Every one passes checkSchedule; device limits
 /// (shared memory) are checked at launch. In reproducible mode only those
 /// checkReproducible allows: every row group, and the clusters whose
-/// slices are powers of two. The cost model (CostModel.h) keeps the few the tuner
-/// compiles.
+/// slices are powers of two. The cost model (CostModel.h) keeps the few the
+/// tuner compiles.
 std::vector<Schedule> scheduleCandidates(const ScheduleProblem &problem);
 
 } // namespace normc

@@ -9,8 +9,8 @@
 // SM then holds, the bytes each thread keeps in flight (Little's law: an SM
 // needs about 32 KiB in flight to cover the memory latency), how many of
 // the SMs the rows keep busy, and the latency of each row's reductions
-// (warp shuffles, block barriers, cluster barriers) spread over the rows an
-// SM works on at once.
+// (warp shuffles, block barriers, cluster barriers; in reproducible mode a
+// butterfly per chunk) spread over the rows an SM works on at once.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NORMC_POLICY_COSTMODEL_H
@@ -32,8 +32,11 @@ struct CostEstimate {
   double bytes = 0; // moved in all, for `rows` rows
   double seconds = 0;
 };
+/// `reproducible`: the kernel adds its rows in reproducible mode's tree,
+/// whose shuffles are per chunk rather than per row.
 CostEstimate estimateCost(const Schedule &schedule, const RowTraffic &traffic,
-                          int64_t d, int64_t rows, int arch);
+                          int64_t d, int64_t rows, int arch,
+                          bool reproducible = false);
 
 /// How many candidates the tuner compiles and measures.
 constexpr size_t kTunedCandidates = 6;
@@ -44,6 +47,7 @@ constexpr size_t kTunedCandidates = 6;
 std::vector<Schedule> pruneCandidates(const std::vector<Schedule> &candidates,
                                       const RowTraffic &traffic, int64_t d,
                                       int64_t rows, int arch,
+                                      bool reproducible = false,
                                       size_t keep = kTunedCandidates);
 
 } // namespace normc

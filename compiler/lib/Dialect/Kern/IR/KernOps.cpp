@@ -517,7 +517,8 @@ LogicalResult ClusterWriteOp::verify() {
 
 LogicalResult ClusterSumOp::verify() {
   int64_t blocks = scheduleOf(*this).clusterSize;
-  if (getPairwise() && (getCombine() != Combine::sum || (blocks & (blocks - 1))))
+  if (getPairwise() &&
+      (getCombine() != Combine::sum || (blocks & (blocks - 1))))
     return emitOpError("a pairwise tree adds a power of two of slots, got ")
            << blocks << (getCombine() != Combine::sum ? " maxima" : "");
   return verifySlotUse(*this, getType(), getSlot());
