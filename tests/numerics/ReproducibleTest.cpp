@@ -83,10 +83,12 @@ int expectEveryCandidateAgrees(const dsl::Spec &spec, const Case &c,
   CandidateKernels candidates =
       compileCandidates(*compilation, spec.name.value);
   std::optional<RunOutputs> first;
-  int launched = 0;
+  int launched = 0, clusters = 0;
   for (size_t i = 0; i < candidates.schedules.size(); ++i) {
     const Schedule &s = candidates.schedules[i];
-    EXPECT_EQ(checkReproducible(s, compilation->problem()), "");
+    ScheduleProblem problem = compilation->problem();
+    problem.arch = 90; // where the clusters are
+    EXPECT_EQ(checkReproducible(s, problem), "");
     if (!fitsShared(candidates, i, c.d))
       continue;
     RunOptions options;
@@ -95,11 +97,16 @@ int expectEveryCandidateAgrees(const dsl::Spec &spec, const Case &c,
     RunOutputs out = runModuleOnCpu(spec, candidates.kernels[i],
                                     candidates.module, in, options);
     ++launched;
+    clusters += s.strategy == Strategy::Cluster;
     if (!first)
       first = std::move(out);
     else
       EXPECT_TRUE(sameBits(*first, out)) << program.str() << " " << s.str();
   }
+  // From d = 16384 a forward has cluster candidates (Candidates.h), and
+  // they ran.
+  if (program == Program::forward() && c.specialize && c.d >= 16384)
+    EXPECT_GT(clusters, 0) << "no cluster among the candidates";
   return launched;
 }
 
@@ -125,9 +132,10 @@ TEST_P(EveryReproducibleCandidate, GivesTheSameBits) {
 
 // Rows past kReproduciblePartialRows / rows_per_block blocks share partial
 // rows (4100 rows at d = 24); an odd d, d at run time, fp8 row and block
-// scales.
+// scales; at d = 16384 the clusters of sm_90 (slices of 8192 to 2048).
 const Case kCases[] = {
     {"llama_rmsnorm", 4096, true, 37, std::nullopt},
+    {"llama_rmsnorm", 16384, true, 3, std::nullopt},
     {"layernorm", 3000, true, 9, std::nullopt},
     {"fused_add_rmsnorm", 1000, false, 13, std::nullopt},
     {"layernorm", 24, true, 4100, std::nullopt},
