@@ -105,8 +105,9 @@ int expectEveryCandidateAgrees(const dsl::Spec &spec, const Case &c,
   }
   // From d = 16384 a forward has cluster candidates (Candidates.h), and
   // they ran.
-  if (program == Program::forward() && c.specialize && c.d >= 16384)
+  if (program == Program::forward() && c.specialize && c.d >= 16384) {
     EXPECT_GT(clusters, 0) << "no cluster among the candidates";
+  }
   return launched;
 }
 
@@ -143,20 +144,36 @@ const Case kCases[] = {
     {"llama_rmsnorm", 1000, true, 5, dsl::QuantizeScale::Block},
 };
 
+/// The suite's d (but 65536, whose candidates cost the most on the CPU)
+/// for every shipped spec at 257 rows, d fixed, and d at run time at 7 and
+/// 4097: the sweep of scripts/test.sh --full.
+std::vector<Case> sweepCases() {
+  std::vector<Case> cases;
+  for (const char *spec : kShippedSpecs)
+    for (int64_t d : kSuiteD) {
+      if (d == 65536)
+        continue;
+      cases.push_back({spec, d, true, 257, std::nullopt});
+      if (d == 7 || d == 4097)
+        cases.push_back({spec, d, false, 257, std::nullopt});
+    }
+  return cases;
+}
+
+std::string caseName(const ::testing::TestParamInfo<Case> &info) {
+  const Case &c = info.param;
+  std::string scale = !c.fp8                              ? ""
+                      : *c.fp8 == dsl::QuantizeScale::Row ? "_fp8_row"
+                                                          : "_fp8_block";
+  return std::string(c.spec) + "_d" + std::to_string(c.d) +
+         (c.specialize ? "_fixed" : "_runtime") + "_rows" +
+         std::to_string(c.rows) + scale;
+}
+
 INSTANTIATE_TEST_SUITE_P(Reproducible, EveryReproducibleCandidate,
-                         ::testing::ValuesIn(kCases),
-                         [](const ::testing::TestParamInfo<Case> &info) {
-                           const Case &c = info.param;
-                           std::string scale =
-                               !c.fp8 ? ""
-                               : *c.fp8 == dsl::QuantizeScale::Row
-                                   ? "_fp8_row"
-                                   : "_fp8_block";
-                           return std::string(c.spec) + "_d" +
-                                  std::to_string(c.d) +
-                                  (c.specialize ? "_fixed" : "_runtime") +
-                                  "_rows" + std::to_string(c.rows) + scale;
-                         });
+                         ::testing::ValuesIn(kCases), caseName);
+INSTANTIATE_TEST_SUITE_P(Sweep, EveryReproducibleCandidate,
+                         ::testing::ValuesIn(sweepCases()), caseName);
 
 /// The outputs of row `row` of a forward run: its part of each [rows, ...]
 /// output.
