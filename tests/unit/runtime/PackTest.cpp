@@ -85,6 +85,12 @@ TEST(KernelInfoText, RoundTrips) {
   ASSERT_TRUE(back);
   EXPECT_TRUE(sameInfo(info, *back)) << toText(*back);
   EXPECT_EQ(back->dynamicSharedBytes(1000), 32); // 8 groups of 4 bytes
+  // With a reproducible kernel's tile table after it, of another group.
+  info.shared.regions.push_back({1, 4, 1, 0, 256});
+  back = kernelInfoFromText(toText(info));
+  ASSERT_TRUE(back);
+  EXPECT_TRUE(sameInfo(info, *back)) << toText(*back);
+  EXPECT_EQ(back->dynamicSharedBytes(1000), 32 + 16); // and 4 tiles
 }
 
 TEST(KernelInfoText, ClustersRoundTripAndSizeTheLaunch) {
