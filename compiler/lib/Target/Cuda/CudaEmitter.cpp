@@ -112,6 +112,9 @@ private:
   void print(SharedRowsOp op);
   void print(SharedScratchOp op);
   void print(SharedGroupsOp op);
+  /// A table of dynamic shared memory, region `index`, a row of `pitch`
+  /// elements for each row of the block.
+  void declareTable(Value table, int64_t index, StringRef pitch);
   LogicalResult print(ForRowGroupsOp op);
   LogicalResult print(ForChunksOp op);
   void print(AllocRowOp op);
@@ -294,35 +297,30 @@ void KernelEmitter::print(SharedRowsOp op) {
   }
 }
 
-void KernelEmitter::print(SharedGroupsOp op) {
-  int64_t index = *op.getRegion();
+void KernelEmitter::declareTable(Value table, int64_t index, StringRef pitch) {
   if (index == 0)
     os << "NORMC_DYNAMIC_SHARED(shared_rows);\n";
-  Type element = getElementType(op.getType());
+  std::string type = typeName(getElementType(table.getType()));
   std::string name = fresh('v');
-  os << "// A slot per group of this row, after the kept rows.\n";
   os << "const int region_" << index << " = "
      << regionOffset(info.shared, index) << ";\n";
-  os << typeName(element) << " *" << name << " = reinterpret_cast<"
-     << typeName(element) << " *>(shared_rows + region_" << index
-     << ") + row_in_block * groups;\n";
-  names[op] = name;
+  os << type << " *" << name << " = reinterpret_cast<" << type
+     << " *>(shared_rows + region_" << index << ") + row_in_block * " << pitch
+     << ";\n";
+  names[table] = name;
+}
+
+void KernelEmitter::print(SharedGroupsOp op) {
+  os << "// A slot per group of this row, after the kept rows.\n";
+  declareTable(op, *op.getRegion(), "groups");
 }
 
 void KernelEmitter::print(SharedTilesOp op) {
-  int64_t index = *op.getRegion();
-  if (index == 0)
-    os << "NORMC_DYNAMIC_SHARED(shared_rows);\n";
-  Type element = getElementType(op.getType());
-  std::string name = fresh('v');
   os << "// The sums of this row's tiles of " << op.getTile()
      << " features, the last region.\n";
   os << "const int tiles = (d + " << op.getTile() - 1 << ") / " << op.getTile()
      << ";\n";
-  os << typeName(element) << " *" << name << " = reinterpret_cast<"
-     << typeName(element) << " *>(shared_rows + "
-     << regionOffset(info.shared, index) << ") + row_in_block * tiles;\n";
-  names[op] = name;
+  declareTable(op, *op.getRegion(), "tiles");
 }
 
 LogicalResult KernelEmitter::print(TreeTileOp op) {
