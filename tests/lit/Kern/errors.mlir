@@ -510,3 +510,14 @@ kern.kernel @pairwise_cluster_of_maxima d(4096) accumulate(f32) schedule(#sched.
     %s = kern.cluster_sum %slot combine(max) pairwise : !sched.scratch<f32> -> f32
   }
 }
+
+// -----
+kern.kernel @groups_in_the_tile_table d(4096) accumulate(f32) schedule(#sched.schedule<row_group, rows_per_block = 1, threads_per_row = 64, vector_width = 4, row_storage = global>) shared(#kern.shared_layout<[<rows = 1, bytes = 4, group = 128>]>) {
+  %t = kern.shared_tiles tile(128) region(0) : !sched.group_table<f32>
+  kern.for_row_groups {
+    kern.for_chunks {
+      // expected-error @+1 {{needs a table of kern.shared_groups}}
+      kern.clear_group %t : !sched.group_table<f32>
+    }
+  }
+}

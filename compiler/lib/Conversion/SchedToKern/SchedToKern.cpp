@@ -251,7 +251,8 @@ Value KernelLowering::treeSum(ReduceOp op) {
                       : normc::kMaxD;
   int64_t chunks = normc::divideCeil(slice, threads * schedule.vectorWidth);
   Value dest;
-  if (threads <= 32 && schedule.strategy != normc::Strategy::Cluster) {
+  bool inWarp = threads <= 32 && schedule.strategy != normc::Strategy::Cluster;
+  if (inWarp) {
     dest =
         AccumulatorOp::create(b, loc, AccumulatorType::get(b.getContext(), acc),
                               /*compensated=*/false, Combine::sum,
@@ -272,7 +273,7 @@ Value KernelLowering::treeSum(ReduceOp op) {
                                 scalars.lookup(op.getCount()), lanes);
   cloneBody(op.getBody(), add, inputs);
   closeChunkLoop();
-  if (dest != Value(tiles))
+  if (inWarp)
     return ReadAccumulatorOp::create(b, loc, acc, dest);
   BarrierOp::create(b, loc);
   int64_t tilesPerRow = normc::divideCeil(slice, 32 * schedule.vectorWidth);

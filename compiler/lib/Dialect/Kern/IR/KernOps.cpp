@@ -423,14 +423,29 @@ LogicalResult MapChunkOp::verify() {
 }
 
 LogicalResult AccumulateOp::verify() {
-  if (getAcc().getDefiningOp<AccumulatorOp>().getPairwise())
+  auto acc = getAcc().getDefiningOp<AccumulatorOp>();
+  if (acc && acc.getPairwise())
     return emitOpError("cannot add terms in order to a pairwise accumulator; "
                        "kern.tree_tile adds to it");
   return verifyBody(*this, getBody(), getInputs().getTypes(),
                     getAcc().getType().getElementType());
 }
 
+/// The per-group ops take the table of kern.shared_groups, not the tile
+/// table of reproducible sums.
+static LogicalResult verifyGroupTable(Operation *op, Value table) {
+  if (!table.getDefiningOp<SharedGroupsOp>())
+    return op->emitOpError("needs a table of kern.shared_groups");
+  return success();
+}
+
+LogicalResult ClearGroupOp::verify() {
+  return verifyGroupTable(*this, getTable());
+}
+
 LogicalResult AccumulateGroupMaxOp::verify() {
+  if (failed(verifyGroupTable(*this, getTable())))
+    return failure();
   return verifyBody(*this, getBody(), getInputs().getTypes(),
                     getTable().getType().getElementType());
 }
@@ -439,6 +454,8 @@ LogicalResult ReadGroupOp::verify() {
   if (!(*this)->getParentOfType<ForRowGroupsOp>())
     return emitOpError("reads the current row's groups outside "
                        "kern.for_row_groups");
+  if (failed(verifyGroupTable(*this, getTable())))
+    return failure();
   return verifySameElement(*this, getType(), getTable().getType());
 }
 

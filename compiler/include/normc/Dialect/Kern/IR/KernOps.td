@@ -260,6 +260,7 @@ def Kern_ClearGroupOp : Kern_Op<"clear_group", [HasParent<"ForChunksOp">]> {
   let summary = "The chunk that starts a group sets its table slot to 0";
   let arguments = (ins Arg<Sched_GroupTableType, "", [MemWrite]>:$table);
   let assemblyFormat = "$table attr-dict `:` qualified(type($table))";
+  let hasVerifier = 1;
 }
 
 def Kern_AccumulateGroupMaxOp : Kern_Op<"accumulate_group_max", [
