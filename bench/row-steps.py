@@ -14,6 +14,10 @@ import re
 import sys
 
 
+def ceil_div(a, b):
+    return -(-a // b)
+
+
 def main():
     text = sys.stdin.read()
     kernel = re.search(r"kern\.kernel @\S+ (?:d\((\d+)\) )?.*?schedule\(#sched\.schedule<"
@@ -25,9 +29,9 @@ def main():
     threads = int(params["threads_per_row"])
     width = int(params["vector_width"])
     blocks = int(params.get("cluster_size", 1))
-    # The features a block handles (normc::featuresPerBlock).
+    # The features a block handles (normc::featuresPerBlock, clusterSlice).
     per_pass = threads * width
-    slice_ = -(-(-(-d // blocks)) // per_pass) * per_pass if d else 0
+    slice_ = ceil_div(ceil_div(d, blocks), per_pass) * per_pass
     # Only the first kernel (the forward, or a backward's row kernel).
     body = text[kernel.end():]
     following = body.find("kern.kernel @")
@@ -39,7 +43,7 @@ def main():
         if m := re.search(r"kern\.for_chunks unrolled\((\d+)\)", line):
             chunks = int(m.group(1))
         elif "kern.for_chunks uniform" in line:
-            chunks = -(-slice_ // per_pass) if d else 0
+            chunks = ceil_div(slice_, per_pass)
         elif m := re.search(r"kern\.warp_sum .*lanes\((\d+)\)", line):
             shuffles += int(math.log2(int(m.group(1))))
         elif m := re.search(r"kern\.tree_tile .*lanes\((\d+)\)", line):

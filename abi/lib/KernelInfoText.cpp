@@ -154,15 +154,13 @@ normc::kernelInfoFromText(const std::string &text) {
   }
   // Text from a cache or a pack is checked like any input: nothing out of
   // what a launch allows reaches a launcher.
-  // Every region holds the block's rows (a region per group, of the kernel's
-  // groups or of reproducible mode's tiles, is checked with the layout);
-  // groups of 16 to 1024 features (a power of two), and a Groups buffer
-  // needs them.
-  bool regions =
-      std::all_of(info.shared.regions.begin(), info.shared.regions.end(),
-                  [&](const SharedRegion &r) {
-                    return r.rows == info.rowsPerBlock && r.check().empty();
-                  });
+  // Every region holds the block's rows (SharedLayout::parse checked each
+  // region, a region per group of the kernel's groups or of reproducible
+  // mode's tiles included); groups of 16 to 1024 features (a power of two),
+  // and a Groups buffer needs them.
+  bool regions = std::all_of(
+      info.shared.regions.begin(), info.shared.regions.end(),
+      [&](const SharedRegion &r) { return r.rows == info.rowsPerBlock; });
   bool groups =
       info.groupSize == 0 || (info.groupSize >= 16 && info.groupSize <= 1024 &&
                               (info.groupSize & (info.groupSize - 1)) == 0);
