@@ -33,6 +33,12 @@ constexpr Spelling<NormalizedRounding> kRoundings[] = {
     {NormalizedRounding::Accumulate, "accumulate"},
     {NormalizedRounding::Input, "input"},
     {NormalizedRounding::Params, "params"}};
+constexpr Spelling<Gate> kGates[] = {{Gate::None, "none"},
+                                     {Gate::Before, "before"},
+                                     {Gate::After, "after"},
+                                     {Gate::AfterRounded, "after_rounded"}};
+constexpr Spelling<GateActivation> kActivations[] = {
+    {GateActivation::Silu, "silu"}, {GateActivation::Sigmoid, "sigmoid"}};
 
 template <typename E, size_t N>
 std::string_view spell(const Spelling<E> (&table)[N], E value) {
@@ -56,6 +62,8 @@ std::string_view toString(QuantizeScale s) { return spell(kScales, s); }
 std::string_view toString(Variance v) { return spell(kVariances, v); }
 std::string_view toString(EpsilonPlacement p) { return spell(kPlacements, p); }
 std::string_view toString(NormalizedRounding r) { return spell(kRoundings, r); }
+std::string_view toString(Gate g) { return spell(kGates, g); }
+std::string_view toString(GateActivation a) { return spell(kActivations, a); }
 
 std::optional<DType> DType::named(std::string_view name) {
   const ElementType *type = findElementType(name);
@@ -182,6 +190,11 @@ std::string Spec::canonical() const {
   out += "\n[fusion]\n";
   line("residual_add", tomlBool(residualAdd.value));
   line("save_stats", tomlBool(saveStats.value));
+  // Only gated specs name a gate, so the others keep their text.
+  if (gated()) {
+    line("gate", str(gate.value));
+    line("gate_activation", str(gateActivation.value));
+  }
   // Only quantized specs have the table, so the others keep their text.
   if (quantized()) {
     out += "\n[quantize]\n";

@@ -94,6 +94,17 @@ void checkSpec(const Spec &spec, std::vector<Diagnostic> &diags) {
           "\"block\", but the scale is \"" +
               std::string(toString(spec.quantizeScale.value)) + "\"");
 
+  // A gate (docs/spec.md, "Gates").
+  if (!spec.gated() && spec.gateActivation.loc.line != 0)
+    error(spec.gateActivation.loc,
+          "'gate_activation' applies only with a gate, but [fusion] gate is "
+          "\"none\"");
+  if (fp8 && spec.gate.value == Gate::AfterRounded)
+    error(spec.gate.loc,
+          "'gate' cannot be \"after_rounded\" with an fp8 output (y is "
+          "quantized, not rounded to a type to gate); \"after\" gates y "
+          "before it is quantized");
+
   auto warnSixteenBits = [&](DType type, const SourceLoc &loc,
                              const char *what) {
     if (type == DType::F16)

@@ -38,7 +38,8 @@ using KeyKind =
     std::variant<BoolKey, NumberKey, EnumKey<Variance>,
                  EnumKey<EpsilonPlacement>, EnumKey<NormalizedRounding>,
                  EnumKey<DType>, EnumKey<DType, std::optional<DType>>,
-                 EnumKey<QuantizeScale>>;
+                 EnumKey<QuantizeScale>, EnumKey<Gate>,
+                 EnumKey<GateActivation>>;
 
 struct KeySchema {
   std::string_view name;

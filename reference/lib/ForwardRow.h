@@ -26,6 +26,11 @@ void checkInputs(const dsl::Spec &spec, const Inputs &in, const char *function);
 /// round_residual(x + residual), in the residual stream's type.
 void readRow(const dsl::Spec &spec, const Inputs &in, int64_t row, double *h);
 
+/// What the statistics and n read: h, or with gate = "before" h * act(z)
+/// (docs/spec.md, "Gates").
+void gateBefore(const dsl::Spec &spec, const Inputs &in, int64_t row,
+                const double *h, double *normalized);
+
 /// A row's statistics from its first k features (steps 2 to 4).
 struct RowStats {
   double mean = 0;     // 0 when not centered

@@ -40,12 +40,34 @@ Gradients evaluateGradient(const dsl::Spec &spec, const GradientInputs &in) {
   out.dxScale.resize(fwd.rows * d);
   const int64_t k = statisticsWidth(spec.fraction.value, d);
   const int64_t dyStride = in.dyStride ? in.dyStride : d;
-  std::vector<double> h(d), g(d), dev(d);
+  const dsl::GateActivation activation = spec.gateActivation.value;
+  const bool gatedBefore = spec.gate.value == dsl::Gate::Before;
+  const bool gatedAfter = spec.gated() && !gatedBefore;
+  if (spec.gated()) {
+    out.dz.resize(fwd.rows * d);
+    out.dzScale.resize(fwd.rows * d);
+  }
+  std::vector<double> stored(d), h(d), g(d), dev(d), dyGated(d);
   for (int64_t row = 0; row < fwd.rows; ++row) {
-    detail::readRow(spec, fwd, row, h.data());
+    detail::readRow(spec, fwd, row, stored.data());
+    detail::gateBefore(spec, fwd, row, stored.data(), h.data());
     const detail::RowStats st = detail::rowStats(spec, h.data(), k);
     const double r = st.rstd;
+    const double *z = spec.gated() ? fwd.z + row * fwd.zStride : nullptr;
+    // What reaches u = n G + b: dy, times act(z) with a gate after it.
     const double *dy = in.dy + row * dyStride;
+    if (gatedAfter) {
+      for (int64_t i = 0; i < d; ++i) {
+        dyGated[i] = dy[i] * gateActivation(activation, z[i]);
+        double n = (h[i] - st.mean) * r;
+        double u = (gain ? (spec.gainOffset.value + fwd.gamma[i]) * n : n) +
+                   (bias ? fwd.beta[i] : 0);
+        double term = dy[i] * u * gateActivationSlope(activation, z[i]);
+        out.dz[row * d + i] = term;
+        out.dzScale[row * d + i] = std::fabs(term);
+      }
+      dy = dyGated.data();
+    }
 
     // The row's sums: sum g and sum |g| (for mu), sum g * dev and
     // sum |g * dev| (for r), sum dev over the first k (for s through mu).
@@ -99,6 +121,15 @@ Gradients evaluateGradient(const dsl::Spec &spec, const GradientInputs &in) {
       if (i < k && center) {
         v += dmu / kd;
         m += r / kd * sumAbsG.value();
+      }
+      if (gatedBefore) {
+        // v is dh'; h' = h act(z).
+        double slope = stored[i] * gateActivationSlope(activation, z[i]);
+        out.dz[row * d + i] = v * slope;
+        out.dzScale[row * d + i] = m * std::fabs(slope);
+        double act = gateActivation(activation, z[i]);
+        v *= act;
+        m *= std::fabs(act);
       }
       if (dh) {
         v += dh[i];

@@ -41,6 +41,21 @@ void checkInputs(const dsl::Spec &spec, const Inputs &in,
   }
   check(!spec.gain.value || in.gamma != nullptr, "gamma is required by gain");
   check(!spec.bias.value || in.beta != nullptr, "beta is required by bias");
+  if (spec.gated()) {
+    check(in.z != nullptr, "z is required by a gate");
+    check(in.zStride >= in.d, "zStride must be >= d");
+  }
+}
+
+void gateBefore(const dsl::Spec &spec, const Inputs &in, int64_t row,
+                const double *h, double *normalized) {
+  if (spec.gate.value != dsl::Gate::Before) {
+    std::copy(h, h + in.d, normalized);
+    return;
+  }
+  const double *z = in.z + row * in.zStride;
+  for (int64_t i = 0; i < in.d; ++i)
+    normalized[i] = h[i] * gateActivation(spec.gateActivation.value, z[i]);
 }
 
 void readRow(const dsl::Spec &spec, const Inputs &in, int64_t row, double *h) {
@@ -83,6 +98,27 @@ RowStats rowStats(const dsl::Spec &spec, const double *h, int64_t k) {
 
 } // namespace detail
 
+double gateActivation(dsl::GateActivation a, double v) {
+  double sigmoid = 1 / (1 + std::exp(-v));
+  return a == dsl::GateActivation::Silu ? v * sigmoid : sigmoid;
+}
+
+double gateActivationSlope(dsl::GateActivation a, double v) {
+  double sigmoid = 1 / (1 + std::exp(-v));
+  double slope = sigmoid * (1 - sigmoid);
+  return a == dsl::GateActivation::Silu ? sigmoid + v * slope : slope;
+}
+
+/// The largest change rounding to `type` makes to v when v is known only
+/// to within `slack`: the distance to the other neighbour where v + -slack
+/// straddles a midpoint (a kernel's f32 value may round either way).
+static double roundingFlip(dsl::DType type, double v, double slack) {
+  double n = roundTo(type, v), flip = 0;
+  for (double other : {roundTo(type, v - slack), roundTo(type, v + slack)})
+    flip = std::max(flip, std::fabs(other - n));
+  return flip;
+}
+
 int64_t statisticsWidth(double fraction, int64_t d) {
   auto k = static_cast<int64_t>(std::floor(fraction * static_cast<double>(d)));
   return k < 1 ? 1 : k;
@@ -105,12 +141,15 @@ Outputs evaluate(const dsl::Spec &spec, const Inputs &in) {
     out.rstd.resize(in.rows); // 1 for every row without scaling
 
   const int64_t k = statisticsWidth(spec.fraction.value, d);
-  std::vector<double> h(d);
+  const bool gatedAfter = spec.gate.value == dsl::Gate::After ||
+                          spec.gate.value == dsl::Gate::AfterRounded;
+  std::vector<double> stored(d), h(d);
   for (int64_t row = 0; row < in.rows; ++row) {
-    detail::readRow(spec, in, row, h.data());
+    detail::readRow(spec, in, row, stored.data());
     if (residualAdd)
       for (int64_t i = 0; i < d; ++i)
-        out.residualOut[row * d + i] = h[i];
+        out.residualOut[row * d + i] = stored[i];
+    detail::gateBefore(spec, in, row, stored.data(), h.data());
 
     detail::RowStats st = detail::rowStats(spec, h.data(), k);
     if (!out.mean.empty())
@@ -132,18 +171,28 @@ Outputs evaluate(const dsl::Spec &spec, const Inputs &in) {
         // rounding of mu): where that straddles a midpoint of the type n
         // is rounded to, it may round to the other neighbour (the fp8
         // promise of docs/fp8.md grants the same).
-        double slack = std::ldexp(std::fabs(v), -20) + muRounding;
-        double n = roundTo(*rounded, v);
-        for (double other :
-             {roundTo(*rounded, v - slack), roundTo(*rounded, v + slack)})
-          flip = std::max(flip, std::fabs(other - n));
-        v = n;
+        flip = roundingFlip(*rounded, v,
+                            std::ldexp(std::fabs(v), -20) + muRounding);
+        v = roundTo(*rounded, v);
       }
-      out.yConditioning[row * d + i] = (muRounding + flip) * std::fabs(g);
+      double conditioning = (muRounding + flip) * std::fabs(g);
       if (spec.gain.value)
         v *= g;
       if (spec.bias.value)
         v += in.beta[i];
+      if (gatedAfter) {
+        double act =
+            gateActivation(spec.gateActivation.value, in.z[row * in.zStride + i]);
+        if (spec.gate.value == dsl::Gate::AfterRounded) {
+          conditioning += roundingFlip(
+              spec.output.value, v,
+              std::ldexp(std::fabs(v), -20) + conditioning);
+          v = roundTo(spec.output.value, v);
+        }
+        conditioning *= std::fabs(act);
+        v *= act;
+      }
+      out.yConditioning[row * d + i] = conditioning;
       out.y[row * d + i] = v;
     }
   }

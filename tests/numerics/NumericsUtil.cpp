@@ -44,6 +44,8 @@ CaseData test::makeCase(const dsl::Spec &spec, int64_t rows, int64_t d,
   c.x = draw(rows * c.xStride, spec.input.value, 0.0, scale);
   if (spec.residualAdd.value)
     c.residual = draw(rows * c.xStride, spec.residualType(), 0.0, scale);
+  if (spec.gated())
+    c.z = draw(rows * c.xStride, spec.input.value, 0.0, 2.0);
   if (spec.gain.value)
     c.gamma = draw(d, spec.params.value, 1.0, 0.1);
   if (spec.bias.value)
@@ -115,6 +117,7 @@ RunInputs test::inputsOf(const CaseData &data) {
   in.d = data.d;
   in.set("x", data.x.data(), data.xStride)
       .set("residual", ptr(data.residual), data.xStride)
+      .set("z", ptr(data.z), data.xStride)
       .set("gamma", ptr(data.gamma))
       .set("beta", ptr(data.beta))
       .set("scale", ptr(data.staticScale));
@@ -163,9 +166,10 @@ Grade test::grade(const dsl::Spec &spec, const CaseData &data,
   refIn.residual = in.get("residual");
   refIn.gamma = in.get("gamma");
   refIn.beta = in.get("beta");
+  refIn.z = in.get("z");
   refIn.rows = data.rows;
   refIn.d = data.d;
-  refIn.xStride = refIn.residualStride = data.xStride;
+  refIn.xStride = refIn.residualStride = refIn.zStride = data.xStride;
   reference::Outputs ref = reference::evaluate(spec, refIn);
 
   Leeway leeway = leewayOf(spec, data.d);
@@ -233,14 +237,14 @@ RunInputs test::inputsOf(const CaseData &data, const GradientCase &grad) {
 }
 
 double GradientGrade::worst() const {
-  return std::max({dx, dresidual, dgamma, dbeta});
+  return std::max({dx, dresidual, dgamma, dbeta, dz});
 }
 
 std::string GradientGrade::str() const {
   char text[160];
   std::snprintf(text, sizeof text,
-                "dx %.3g, dresidual %.3g, dgamma %.3g, dbeta %.3g", dx,
-                dresidual, dgamma, dbeta);
+                "dx %.3g, dresidual %.3g, dgamma %.3g, dbeta %.3g, dz %.3g", dx,
+                dresidual, dgamma, dbeta, dz);
   return text;
 }
 
@@ -253,9 +257,11 @@ reference::Gradients test::referenceGradient(const dsl::Spec &spec,
   refIn.forward.residual = in.get("residual");
   refIn.forward.gamma = in.get("gamma");
   refIn.forward.beta = in.get("beta");
+  refIn.forward.z = in.get("z");
   refIn.forward.rows = data.rows;
   refIn.forward.d = data.d;
-  refIn.forward.xStride = refIn.forward.residualStride = data.xStride;
+  refIn.forward.xStride = refIn.forward.residualStride =
+      refIn.forward.zStride = data.xStride;
   refIn.dy = in.get("dy");
   refIn.dresidualOut = in.get("dresidual_out");
   return reference::evaluateGradient(spec, refIn);
@@ -276,9 +282,11 @@ GradientGrade test::gradeGradient(const dsl::Spec &spec, const CaseData &data,
   };
   Leeway leeway = leewayOf(spec, data.d);
   // dx and dresidual: the same values, each rounded to its type.
-  auto dx = [&](const std::vector<double> &v, dsl::DType type) {
-    return worst(v, ref.dx, [&](size_t i) {
-      return reference::dxErrorFraction(v[i], ref.dx[i], ref.dxScale[i],
+  auto dx = [&](const std::vector<double> &v, dsl::DType type,
+                const std::vector<double> &want,
+                const std::vector<double> &scale) {
+    return worst(v, want, [&](size_t i) {
+      return reference::dxErrorFraction(v[i], want[i], scale[i],
                                         leeway.type(type)) /
              leeway.depth;
     });
@@ -297,9 +305,12 @@ GradientGrade test::gradeGradient(const dsl::Spec &spec, const CaseData &data,
     });
   };
   GradientGrade g;
-  g.dx = dx(got["dx"], spec.input.value);
+  g.dx = dx(got["dx"], spec.input.value, ref.dx, ref.dxScale);
   if (spec.residualAdd.value)
-    g.dresidual = dx(got["dresidual"], spec.residualType());
+    g.dresidual =
+        dx(got["dresidual"], spec.residualType(), ref.dx, ref.dxScale);
+  if (spec.gated())
+    g.dz = dx(got["dz"], spec.input.value, ref.dz, ref.dzScale);
   if (spec.gain.value)
     g.dgamma = param(got["dgamma"], ref.dgamma, ref.dgammaScale,
                      ref.dgammaConditioning);

@@ -65,12 +65,13 @@ dsl::Spec loadShippedSpec(const std::string &name);
 /// Rounded inputs of one case, row strides included.
 struct CaseData {
   int64_t rows = 0, d = 0, xStride = 0;
-  std::vector<double> x, residual, gamma, beta;
+  std::vector<double> x, residual, z, gamma, beta;
   std::vector<double> staticScale; // [1], for an fp8 output's static scale
 };
 
-/// x, residual ~ N(0, scale), gamma ~ N(1, 0.1), beta ~ N(0, 0.1), rounded
-/// to the spec's types; rows of x and residual are `xStride` apart. A static
+/// x, residual ~ N(0, scale), a gate's z ~ N(0, 2), gamma ~ N(1, 0.1),
+/// beta ~ N(0, 0.1), rounded to the spec's types; rows of x, residual and z
+/// are `xStride` apart. A static
 /// fp8 scale is 2^-6 (a few values of E4M3 saturate).
 CaseData makeCase(const dsl::Spec &spec, int64_t rows, int64_t d, uint64_t seed,
                   double scale = 1.0, int64_t xStride = 0);
@@ -143,7 +144,7 @@ reference::Gradients referenceGradient(const dsl::Spec &spec,
 
 /// Worst error fraction per gradient (docs/numerics.md).
 struct GradientGrade {
-  double dx = 0, dresidual = 0, dgamma = 0, dbeta = 0;
+  double dx = 0, dresidual = 0, dgamma = 0, dbeta = 0, dz = 0;
   double worst() const;
   std::string str() const;
 };

@@ -92,7 +92,7 @@ bool refusedForSharedMemory(const std::string &note) {
 /// evaluation of the forward and of the backward on them.
 struct Case {
   int64_t rows = 0, d = 0;
-  std::vector<double> x, r, gamma, beta, dy;
+  std::vector<double> x, r, z, gamma, beta, dy;
   reference::Outputs ref;
   reference::Gradients gradRef;
 
@@ -107,6 +107,7 @@ struct Case {
     };
     set("x", x);
     set("residual", r);
+    set("z", z);
     set("gamma", gamma);
     set("beta", beta);
     set("dy", dy);
@@ -122,6 +123,8 @@ Case makeCase(const dsl::Spec &spec, int64_t rows, int64_t d, uint64_t seed) {
   c.x = draw(rng, rows * d, spec.input.value, 0, 1);
   if (spec.residualAdd.value)
     c.r = draw(rng, rows * d, spec.residualType(), 0, 1);
+  if (spec.gated())
+    c.z = draw(rng, rows * d, spec.input.value, 0, 2);
   if (spec.gain.value)
     c.gamma = draw(rng, d, spec.params.value, 1, 0.1);
   if (spec.bias.value)
@@ -132,9 +135,10 @@ Case makeCase(const dsl::Spec &spec, int64_t rows, int64_t d, uint64_t seed) {
   in.residual = c.r.empty() ? nullptr : c.r.data();
   in.gamma = c.gamma.empty() ? nullptr : c.gamma.data();
   in.beta = c.beta.empty() ? nullptr : c.beta.data();
+  in.z = c.z.empty() ? nullptr : c.z.data();
   in.rows = rows;
   in.d = d;
-  in.xStride = in.residualStride = d;
+  in.xStride = in.residualStride = in.zStride = d;
   c.ref = reference::evaluate(spec, in);
   reference::GradientInputs gradIn;
   gradIn.forward = in;
@@ -175,16 +179,21 @@ double worstGradient(const dsl::Spec &spec, const reference::Gradients &ref,
                      const std::vector<double> &dx,
                      const std::vector<double> &dresidual,
                      const std::vector<double> &dgamma,
-                     const std::vector<double> &dbeta) {
+                     const std::vector<double> &dbeta,
+                     const std::vector<double> &dz) {
   double worst = 0;
-  auto dxWorst = [&](const std::vector<double> &v, dsl::DType type) {
-    for (size_t i = 0; i < ref.dx.size(); ++i)
-      worst = std::max(worst, reference::dxErrorFraction(v[i], ref.dx[i],
-                                                         ref.dxScale[i], type));
+  auto dxWorst = [&](const std::vector<double> &v, dsl::DType type,
+                     const std::vector<double> &want,
+                     const std::vector<double> &scale) {
+    for (size_t i = 0; i < want.size(); ++i)
+      worst = std::max(worst, reference::dxErrorFraction(v[i], want[i],
+                                                         scale[i], type));
   };
-  dxWorst(dx, spec.input.value);
+  dxWorst(dx, spec.input.value, ref.dx, ref.dxScale);
   if (spec.residualAdd.value)
-    dxWorst(dresidual, spec.residualType());
+    dxWorst(dresidual, spec.residualType(), ref.dx, ref.dxScale);
+  if (spec.gated())
+    dxWorst(dz, spec.input.value, ref.dz, ref.dzScale);
   for (size_t i = 0; i < ref.dgamma.size(); ++i)
     worst = std::max(worst, reference::paramGradErrorFraction(
                                 dgamma[i], ref.dgamma[i], ref.dgammaScale[i],
@@ -217,8 +226,9 @@ double checkBackward(const Norm &norm, const dsl::Spec &spec, const Case &c,
   for (int run = 0; run < 2; ++run) {
     RunOutputs out = runOnDevice(norm, program, in, schedule ? *schedule : "");
     std::vector<double> dgamma = out["dgamma"], dbeta = out["dbeta"];
-    worst = std::max(worst, worstGradient(spec, c.gradRef, out["dx"],
-                                          out["dresidual"], dgamma, dbeta));
+    worst = std::max(worst,
+                     worstGradient(spec, c.gradRef, out["dx"], out["dresidual"],
+                                   dgamma, dbeta, out["dz"]));
     dgamma.insert(dgamma.end(), dbeta.begin(), dbeta.end());
     if (run == 0)
       firstBits = dgamma;

@@ -157,22 +157,25 @@ bool checkAgainstReference(const dsl::Spec &spec, bool backward,
   int64_t rows = in.rows, d = in.d;
   const double *x = in.get("x"), *residual = in.get("residual"),
                *gamma = in.get("gamma"), *beta = in.get("beta"),
-               *dy = in.get("dy"), *dresidualOut = in.get("dresidual_out");
+               *dy = in.get("dy"), *dresidualOut = in.get("dresidual_out"),
+               *z = in.get("z");
   size_t cells = size_t(rows) * size_t(d);
   std::vector<double> rx = rounded(x, cells, spec.input.value),
                       rr = rounded(residual, cells, spec.residualType()),
                       rg = rounded(gamma, d, spec.params.value),
                       rb = rounded(beta, d, spec.params.value),
                       rdy = rounded(dy, cells, spec.output.value),
-                      rdh = rounded(dresidualOut, cells, spec.residualType());
+                      rdh = rounded(dresidualOut, cells, spec.residualType()),
+                      rz = rounded(z, cells, spec.input.value);
   reference::Inputs refIn;
   refIn.x = rx.data();
   refIn.residual = residual ? rr.data() : nullptr;
   refIn.gamma = gamma ? rg.data() : nullptr;
   refIn.beta = beta ? rb.data() : nullptr;
+  refIn.z = z ? rz.data() : nullptr;
   refIn.rows = rows;
   refIn.d = d;
-  refIn.xStride = refIn.residualStride = d;
+  refIn.xStride = refIn.residualStride = refIn.zStride = d;
   llvm::errs() << "normc: against the float64 reference (<= 1 keeps the "
                   "promise):\n";
   bool kept = true;
@@ -185,10 +188,10 @@ bool checkAgainstReference(const dsl::Spec &spec, bool backward,
       rb.assign(d, 0.0), gradIn.forward.beta = rb.data();
     reference::Gradients ref = reference::evaluateGradient(spec, gradIn);
     auto dxReport = [&](const char *name, const std::vector<double> &got,
-                        dsl::DType type) {
+                        dsl::DType type, const std::vector<double> &want,
+                        const std::vector<double> &scale) {
       return report(name, got.size(), [&](size_t i) {
-        return reference::dxErrorFraction(got[i], ref.dx[i], ref.dxScale[i],
-                                          type);
+        return reference::dxErrorFraction(got[i], want[i], scale[i], type);
       });
     };
     auto paramReport = [&](const char *name, const std::vector<double> &got,
@@ -201,9 +204,13 @@ bool checkAgainstReference(const dsl::Spec &spec, bool backward,
             conditioning.empty() ? 0.0 : conditioning[i]);
       });
     };
-    kept = dxReport("dx", result["dx"], spec.input.value);
+    kept = dxReport("dx", result["dx"], spec.input.value, ref.dx, ref.dxScale);
     if (spec.residualAdd.value)
-      kept &= dxReport("dresidual", result["dresidual"], spec.residualType());
+      kept &= dxReport("dresidual", result["dresidual"], spec.residualType(),
+                       ref.dx, ref.dxScale);
+    if (spec.gated())
+      kept &= dxReport("dz", result["dz"], spec.input.value, ref.dz,
+                       ref.dzScale);
     if (spec.gain.value)
       kept &= paramReport("dgamma", result["dgamma"], ref.dgamma,
                           ref.dgammaScale, ref.dgammaConditioning);

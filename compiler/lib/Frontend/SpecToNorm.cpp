@@ -4,6 +4,7 @@
 #include "normc/Dialect/Norm/IR/NormOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
@@ -31,6 +32,10 @@ private:
   /// returns q and stores the scale (or, with a static scale, the amax).
   Value quantize(Value y, Value staticScale);
 
+  /// v * act(z) elementwise, in the accumulate type, rounded to `element`
+  /// (docs/spec.md, "Gates"): a norm.map, differentiated like any other.
+  Value gate(Value v, Value z, Type element);
+
   Type elementType(dsl::DType t) {
     return getElementTypeNamed(&ctx, dsl::toString(t));
   }
@@ -43,7 +48,7 @@ private:
 } // namespace
 
 OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> fixedD) {
-  ctx.loadDialect<norm::NormDialect, arith::ArithDialect>();
+  ctx.loadDialect<norm::NormDialect, arith::ArithDialect, math::MathDialect>();
   Location specLoc = loc(spec.name.loc);
   OwningOpRef<ModuleOp> module = ModuleOp::create(specLoc);
   b.setInsertionPointToEnd(module->getBody());
@@ -71,6 +76,10 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> fixedD) {
   if (spec.residualAdd.value)
     residual = norm::InputOp::create(b, loc(spec.residualAdd.loc),
                                      rowsOf(spec.residualType()), "residual");
+  Value z;
+  if (spec.gated())
+    z = norm::InputOp::create(b, loc(spec.gate.loc), rowsOf(spec.input.value),
+                              "z");
   Value gamma, beta;
   if (spec.gain.value)
     gamma = norm::ParamOp::create(b, loc(spec.gain.loc),
@@ -90,6 +99,11 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> fixedD) {
     h = norm::ResidualAddOp::create(b, loc(spec.residualAdd.loc),
                                     residual.getType(), h, residual,
                                     TypeAttr::get(acc));
+  // h stays what residual_out stores; a gate before the statistics makes
+  // what they and y read, in the accumulate type.
+  Value normalized = h;
+  if (spec.gate.value == dsl::Gate::Before)
+    normalized = gate(h, z, acc);
   auto fraction = b.getF64FloatAttr(spec.fraction.value);
   Value mean, rstd;
   // A corrected mean (two passes): rows whose mean is large against their
@@ -97,15 +111,16 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> fixedD) {
   // too few bits for the second pass to gain any.
   bool corrected = acc.isF32() || acc.isF64();
   if (spec.center.value)
-    mean = norm::MeanOp::create(b, loc(spec.center.loc), stats, h, fraction,
+    mean = norm::MeanOp::create(b, loc(spec.center.loc), stats, normalized,
+                                fraction,
                                 corrected ? b.getUnitAttr() : UnitAttr());
   if (spec.scale.value) {
     auto variance = norm::VarianceAttr::get(
         &ctx, spec.variance.value == dsl::Variance::Unbiased
                   ? norm::Variance::unbiased
                   : norm::Variance::biased);
-    Value moment = norm::MomentOp::create(b, loc(spec.scale.loc), stats, h,
-                                          mean, fraction, variance);
+    Value moment = norm::MomentOp::create(b, loc(spec.scale.loc), stats,
+                                          normalized, mean, fraction, variance);
     auto placement = norm::EpsilonPlacementAttr::get(
         &ctx, spec.placement.value == dsl::EpsilonPlacement::OutsideSqrt
                   ? norm::EpsilonPlacement::outside_sqrt
@@ -117,13 +132,18 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> fixedD) {
   TypeAttr rounded;
   if (auto t = spec.normalizedType())
     rounded = TypeAttr::get(elementType(*t));
-  // An fp8 output quantizes y unrounded, in the accumulate type.
-  Type yType = spec.quantized()
-                   ? RankedTensorType::get({ShapedType::kDynamic, d}, acc)
-                   : rowsOf(spec.output.value);
+  // An fp8 output quantizes y unrounded, in the accumulate type, and so
+  // does a gate after the statistics, except after the rounding.
+  auto accRows = RankedTensorType::get({ShapedType::kDynamic, d}, acc);
+  Type yType = spec.quantized() ? accRows : rowsOf(spec.output.value);
+  bool gatedAfter = spec.gate.value == dsl::Gate::After ||
+                    spec.gate.value == dsl::Gate::AfterRounded;
   Value y = norm::NormalizeOp::create(
-      b, loc(spec.output.loc), yType, h, mean, rstd, gamma, beta,
-      b.getF64FloatAttr(spec.gainOffset.value), rounded);
+      b, loc(spec.output.loc),
+      spec.gate.value == dsl::Gate::After ? accRows : yType, normalized, mean,
+      rstd, gamma, beta, b.getF64FloatAttr(spec.gainOffset.value), rounded);
+  if (gatedAfter)
+    y = gate(y, z, cast<RankedTensorType>(yType).getElementType());
 
   // Outputs, in argument order. Saved statistics are always f32.
   if (spec.quantized())
@@ -143,11 +163,45 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> fixedD) {
       norm::OutputOp::create(b, saveLoc, "mean", asF32(mean));
     // Without scaling r = 1 (docs/spec.md, step 3), saved all the same.
     Value r = rstd ? rstd
-                   : norm::FillOp::create(b, saveLoc, stats, h,
+                   : norm::FillOp::create(b, saveLoc, stats, normalized,
                                           b.getF64FloatAttr(1.0));
     norm::OutputOp::create(b, saveLoc, "rstd", asF32(r));
   }
   return module;
+}
+
+Value SpecBuilder::gate(Value v, Value z, Type element) {
+  Location at = loc(spec.gate.loc);
+  Type acc = elementType(spec.accumulate.value);
+  auto type = RankedTensorType::get(
+      cast<RankedTensorType>(v.getType()).getShape(), element);
+  auto map = norm::MapOp::create(b, at, type, ValueRange{v, z}, ValueRange(),
+                                 FloatAttr());
+  Block &body = map.getBody().emplaceBlock();
+  Value vElement = body.addArgument(
+      cast<RankedTensorType>(v.getType()).getElementType(), at);
+  Value zElement = body.addArgument(
+      cast<RankedTensorType>(z.getType()).getElementType(), at);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&body);
+  auto constant = [&](double c) -> Value {
+    return arith::ConstantOp::create(b, at, acc, b.getFloatAttr(acc, c));
+  };
+  // act(z) = z / (1 + exp(-z)) (silu) or 1 / (1 + exp(-z)) (sigmoid), one op
+  // per statement so that the IR's order is the source's.
+  Value g = norm::buildConvert(b, at, zElement, acc);
+  Value zero = constant(0.0);
+  Value negated = arith::SubFOp::create(b, at, zero, g);
+  Value e = math::ExpOp::create(b, at, negated);
+  Value one = constant(1.0);
+  Value denominator = arith::AddFOp::create(b, at, one, e);
+  Value numerator =
+      spec.gateActivation.value == dsl::GateActivation::Silu ? g : one;
+  Value act = arith::DivFOp::create(b, at, numerator, denominator);
+  Value x = norm::buildConvert(b, at, vElement, acc);
+  Value product = arith::MulFOp::create(b, at, x, act);
+  norm::YieldOp::create(b, at, norm::buildConvert(b, at, product, element));
+  return map;
 }
 
 Value SpecBuilder::quantize(Value y, Value staticScale) {

@@ -199,6 +199,41 @@ template <typename T> __device__ __forceinline__ T normc_rsqrt(T v) {
   return NORMC_CVT(T, normc_rsqrt(NORMC_CVT(float, v)));
 }
 
+// exp in the accumulate type, from correctly rounded operations only, so
+// the GPU and the CPU device compute the same bits (the toolkit's exp and
+// the C library's differ in the last place). In double: x = k ln2 + r with
+// ln2 split in two (k * kLn2Hi is exact), |r| <= ln2 / 2, then exp(r) by its
+// Taylor polynomial to r^13 (truncation below 2^-58) and 2^k exactly by
+// ldexp; within about one ulp of double. f32 and the 16-bit types round
+// that once.
+__device__ __forceinline__ double normc_exp(double x) {
+  if (x != x)
+    return x;
+  if (x > 709.8)
+    return x * 1e308; // infinity, by overflow
+  if (x < -745.2)
+    return 0.0;
+  const double kLn2Hi = 6.93147180369123816490e-01;
+  const double kLn2Lo = 1.90821492927058770002e-10;
+  const double k = floor(x * 1.4426950408889634 + 0.5);
+  const double r = (x - k * kLn2Hi) - k * kLn2Lo;
+  double p = 1.0 / 6227020800.0; // 1/13!
+  const double inverseFactorials[] = {
+      1.0 / 479001600.0, 1.0 / 39916800.0, 1.0 / 3628800.0, 1.0 / 362880.0,
+      1.0 / 40320.0,     1.0 / 5040.0,     1.0 / 720.0,     1.0 / 120.0,
+      1.0 / 24.0,        1.0 / 6.0,        0.5,             1.0,
+      1.0};
+  for (double c : inverseFactorials)
+    p = p * r + c;
+  return ldexp(p, static_cast<int>(k));
+}
+__device__ __forceinline__ float normc_exp(float x) {
+  return static_cast<float>(normc_exp(static_cast<double>(x)));
+}
+template <typename T> __device__ __forceinline__ T normc_exp(T v) {
+  return NORMC_CVT(T, normc_exp(NORMC_CVT(float, v)));
+}
+
 // Compensated summation: `carry` collects the exact rounding error of each
 // addition to `sum` (Knuth's TwoSum, without branches), so that a row whose
 // mean is large against its spread sums accurately. `sum` itself never sees

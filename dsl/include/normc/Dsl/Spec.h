@@ -64,6 +64,13 @@ enum class NormalizedRounding { Accumulate, Input, Params };
 /// How an fp8 output is scaled (`[quantize] scale`): one scale per row, per
 /// block of features of each row, or one given scale.
 enum class QuantizeScale { Row, Block, Static };
+/// Where a second input z[rows, d] multiplies by act(z) (`[fusion] gate`):
+/// nowhere, h before the statistics, y before its rounding, or the rounded
+/// y, rounded again (docs/spec.md, "Gates").
+enum class Gate { None, Before, After, AfterRounded };
+/// The gate's act (`[fusion] gate_activation`): silu(v) = v / (1 + exp(-v))
+/// or sigmoid(v) = 1 / (1 + exp(-v)).
+enum class GateActivation { Silu, Sigmoid };
 
 /// Spelling used in specs: "f32", "f64", "f16", "bf16", "f8e4m3", ...
 std::string_view toString(DType t);
@@ -71,6 +78,8 @@ std::string_view toString(Variance v);
 std::string_view toString(EpsilonPlacement p);
 std::string_view toString(NormalizedRounding r);
 std::string_view toString(QuantizeScale s);
+std::string_view toString(Gate g);
+std::string_view toString(GateActivation a);
 std::optional<DType> parseDType(std::string_view s);
 std::optional<Variance> parseVariance(std::string_view s);
 std::optional<EpsilonPlacement> parseEpsilonPlacement(std::string_view s);
@@ -139,6 +148,9 @@ struct Spec {
   // [fusion]
   Located<bool> residualAdd{false, {}};
   Located<bool> saveStats{false, {}};
+  Located<Gate> gate{Gate::None, {}};
+  Located<GateActivation> gateActivation{GateActivation::Silu, {}};
+  bool gated() const { return gate.value != Gate::None; }
 
   // [numerics]
   /// The reduction order is a function of d only: every schedule the

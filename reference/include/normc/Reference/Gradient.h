@@ -47,6 +47,9 @@ struct Gradients {
   /// rows).
   std::vector<double> dgammaConditioning;
   std::vector<double> dbeta, dbetaScale; // [d], iff spec.bias
+  /// [rows, d], iff spec.gated(): dL/dz, with the M of dx whose g is the
+  /// gate's term.
+  std::vector<double> dz, dzScale;
 };
 
 /// Evaluates the backward row by row in double. With r the row's rstd,
@@ -56,7 +59,11 @@ struct Gradients {
 ///   -r^2 / (2 sqrt(s)) outside), dmu = -r sum_d g + ds * (-2/D) sum_k dev,
 ///   dx[i] = g[i] r + [i < k] (ds * 2 dev[i] / D + dmu / k) + dh[i],
 /// the ds terms only with scale and the dmu term only with center; dgamma
-/// and dbeta are sums over rows of dy * n and dy. Sums are compensated
+/// and dbeta are sums over rows of dy * n and dy. A gate (docs/spec.md,
+/// "Gates"): after the statistics, y = u act(z) with u = n G + b, so dy act(z)
+/// takes dy's place above and dz = dy u act'(z); before them, h' = h act(z)
+/// takes h's place, the dx above is dh', dx = dh' act(z) (+ dh) and
+/// dz = dh' h act'(z). Sums are compensated
 /// (Neumaier). NaN and Inf propagate as in `evaluate`; with outside_sqrt
 /// and s = 0 the derivative does not exist and the row gets whatever the
 /// formula gives. rows = 0 gives empty dx and all-zero dgamma and dbeta.

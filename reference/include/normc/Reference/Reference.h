@@ -24,8 +24,15 @@ struct Inputs {
                                     // required iff spec.residualAdd
   const double *gamma = nullptr;    // [d], required iff spec.gain
   const double *beta = nullptr;     // [d], required iff spec.bias
-  int64_t rows = 0, d = 0, xStride = 0, residualStride = 0;
+  const double *z = nullptr;        // [rows, d], row stride zStride;
+                                    // required iff spec.gated()
+  int64_t rows = 0, d = 0, xStride = 0, residualStride = 0, zStride = 0;
 };
+
+/// A gate's act(v) (docs/spec.md, "Gates"): v / (1 + exp(-v)) or
+/// 1 / (1 + exp(-v)), and its derivative.
+double gateActivation(dsl::GateActivation a, double v);
+double gateActivationSlope(dsl::GateActivation a, double v);
 
 /// The float64 evaluation, contiguous, not rounded to any output type.
 struct Outputs {
@@ -38,7 +45,9 @@ struct Outputs {
   /// evaluation avoids (errorFraction's `conditioning`); with
   /// affine.normalized rounding n, plus |G[i]| times the distance to the
   /// other neighbour where n lies within an f32 evaluation's error of a
-  /// midpoint of the type it is rounded to.
+  /// midpoint of the type it is rounded to (and likewise for the y that
+  /// gate = "after_rounded" rounds before gating it), all of it times
+  /// |act(z)| with a gate after the statistics.
   std::vector<double> yConditioning;
 };
 

@@ -3,6 +3,7 @@
 #include "normc/Dialect/Norm/IR/NormOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/BitVector.h"
 
 using namespace mlir;
@@ -29,6 +30,14 @@ Value VjpBuilder::map(Location loc, ValueRange inputs, ValueRange stats,
     YieldOp::create(b, loc,
                     buildConvert(b, loc, body(block.getArguments()), element));
   }
+  // A body may compute more than it yields (a derivative's reverse sweep
+  // reaches every operand); what it does not yield is dropped.
+  SmallVector<Operation *> ops;
+  for (Operation &inner : block.without_terminator())
+    ops.push_back(&inner);
+  for (Operation *inner : llvm::reverse(ops))
+    if (isOpTriviallyDead(inner))
+      inner->erase();
   llvm::BitVector unused(block.getNumArguments());
   for (BlockArgument arg : block.getArguments())
     if (arg.use_empty())

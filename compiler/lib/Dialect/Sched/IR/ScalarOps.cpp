@@ -48,5 +48,8 @@ normc::sched::getScalarForm(Operation *op) {
       .Case<math::RsqrtOp>([](auto) {
         return ScalarForm{Kind::Call, "normc_rsqrt"};
       })
+      .Case<math::ExpOp>([](auto) {
+        return ScalarForm{Kind::Call, "normc_exp"};
+      })
       .Default([](Operation *) { return std::nullopt; });
 }

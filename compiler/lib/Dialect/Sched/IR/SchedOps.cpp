@@ -241,7 +241,7 @@ LogicalResult normc::sched::verifyScalarOp(Operation *op, Type accumulate) {
     return op->emitOpError("cannot be emitted as CUDA");
   if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
           arith::MinimumFOp, arith::MaximumFOp, arith::SelectOp, math::SqrtOp,
-          math::RsqrtOp, math::AbsFOp, arith::SIToFPOp>(op) &&
+          math::RsqrtOp, math::ExpOp, math::AbsFOp, arith::SIToFPOp>(op) &&
       op->getResultTypes().front() != accumulate)
     return op->emitOpError("computes in ")
            << op->getResultTypes().front() << ", but the kernel accumulates in "

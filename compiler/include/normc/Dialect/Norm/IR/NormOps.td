@@ -15,6 +15,10 @@ def Norm_RowStats : 1DTensorOf<[Normc_AccumulateElement]>;
 // Values a backward computation derives, in the accumulate type.
 def Norm_AccRows : 2DTensorOf<[Normc_AccumulateElement]>;
 def Norm_AccFeatures : 1DTensorOf<[Normc_AccumulateElement]>;
+// What the statistics and the normalization read: stored rows, or rows a
+// norm.map computed (a gate's x * act(z), in the accumulate type).
+def Norm_AnyRows : AnyTypeOf<[Norm_Rows, Norm_AccRows], "rows",
+                              "::mlir::RankedTensorType">;
 // A quantized output (docs/fp8.md).
 def Norm_QuantizedRows : 2DTensorOf<[Normc_QuantizedElement]>;
 
@@ -112,7 +116,7 @@ def Norm_MeanOp : Norm_Op<"mean", [Pure, DeclareOpInterfaceMethods<Norm_VjpOpInt
     way in exact arithmetic, so its derivative is the plain mean's. Needs
     an f32 or f64 accumulate type.
   }];
-  let arguments = (ins Norm_Rows:$input, F64Attr:$fraction,
+  let arguments = (ins Norm_AnyRows:$input, F64Attr:$fraction,
                        UnitAttr:$corrected);
   let results = (outs Norm_RowStats:$result);
   let assemblyFormat = [{
@@ -128,7 +132,7 @@ def Norm_MomentOp : Norm_Op<"moment", [Pure, DeclareOpInterfaceMethods<Norm_VjpO
     `s = sum((h[0:k] - mean)^2) / k`, or `/ (k - 1)` when `unbiased`.
     Without `center` the moment is taken about zero (RMSNorm).
   }];
-  let arguments = (ins Norm_Rows:$input, Optional<Norm_RowStats>:$mean,
+  let arguments = (ins Norm_AnyRows:$input, Optional<Norm_RowStats>:$mean,
                        F64Attr:$fraction, Norm_Variance:$variance);
   let results = (outs Norm_RowStats:$result);
   let assemblyFormat = [{
@@ -166,7 +170,7 @@ def Norm_NormalizeOp : Norm_Op<"normalize", [Pure, AttrSizedOperandSegments,
     type) do. The backward takes that rounding as the identity. A result
     in the accumulate type is y unrounded, as an fp8 output quantizes it.
   }];
-  let arguments = (ins Norm_Rows:$input, Optional<Norm_RowStats>:$mean,
+  let arguments = (ins Norm_AnyRows:$input, Optional<Norm_RowStats>:$mean,
                        Optional<Norm_RowStats>:$rstd,
                        Optional<Norm_Features>:$gain,
                        Optional<Norm_Features>:$bias,
@@ -195,7 +199,7 @@ def Norm_FillOp : Norm_Op<"fill", [Pure, DeclareOpInterfaceMethods<Norm_VjpOpInt
     %r = norm.fill %h value 1.0 : tensor<?x64xf32> -> tensor<?xf32>
     ```
   }];
-  let arguments = (ins Norm_Rows:$rowsOf, F64Attr:$value);
+  let arguments = (ins Norm_AnyRows:$rowsOf, F64Attr:$value);
   let results = (outs Norm_RowStats:$result);
   let assemblyFormat = [{
     $rowsOf `value` $value attr-dict `:` type($rowsOf) `->` type($result)
@@ -285,7 +289,8 @@ def Norm_OutputOp : Norm_Op<"output", []> {
 // Generic ops, which backward computations are built of
 //===----------------------------------------------------------------------===//
 
-def Norm_MapOp : Norm_Op<"map", [Pure, SingleBlock, AttrSizedOperandSegments]> {
+def Norm_MapOp : Norm_Op<"map", [Pure, SingleBlock, AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<Norm_VjpOpInterface>]> {
   let summary = "An elementwise computation, broadcasting over rows and features";
   let description = [{
     The body runs once per element of the result: its arguments are that
@@ -296,6 +301,12 @@ def Norm_MapOp : Norm_Op<"map", [Pure, SingleBlock, AttrSizedOperandSegments]> {
     first k = max(1, floor(fraction * d)) features only and the result is 0
     for the others: how statistics of a feature range pass their gradient
     back. Bodies hold `arith`/`math` scalar ops and `norm.count`.
+
+    Its derivative is the body's, in reverse (MapVjp.cpp): each operand
+    receives a map of the cotangent through the body's ops, by a rule per
+    scalar op, roundings (`arith.truncf`, `arith.extf`) taken as the
+    identity. A gate, `h * silu(z)` or `y * sigmoid(z)`, is a map, and so is
+    its gradient.
 
     ```mlir
     %g = norm.map %dy, %gamma stats(%r : tensor<?xf32>)

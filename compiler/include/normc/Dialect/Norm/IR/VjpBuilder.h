@@ -45,7 +45,8 @@ public:
   /// type): [rows, d] when `rows`, else per row. `inputs` are [rows, d] or
   /// [d] values, `stats` per-row ones; the body's arguments are their
   /// elements in that order, and what it returns is converted to `element`.
-  /// Operands the body does not use are dropped.
+  /// Ops of the body whose results nothing uses are dropped, then the
+  /// operands the body does not use.
   /// With `fraction` only the first k features are computed, the others are
   /// 0.
   mlir::Value map(mlir::Location loc, mlir::ValueRange inputs,
