@@ -37,6 +37,9 @@ dsl::Spec turnedFp8(const std::string &name, Format format, Mode mode,
   dsl::Spec spec = loadShippedSpec(name);
   spec.output.value = format;
   spec.quantizeScale.value = mode;
+  // An fp8 y is gated before it is quantized: there is no rounded y to gate.
+  if (spec.gate.value == dsl::Gate::AfterRounded)
+    spec.gate.value = dsl::Gate::After;
   if (mode == Mode::Block)
     spec.quantizeBlock.value = static_cast<double>(block);
   return spec;

@@ -20,11 +20,31 @@ norm.spec @no_statistics {
 norm.spec @no_rule {
   %x = norm.input "x" : tensor<?x8xf32>
   %s = norm.moment %x fraction 1.0 variance biased : tensor<?x8xf32> -> tensor<?xf32>
-  // expected-error @+1 {{receives a gradient but has no derivative rule}}
   %y = norm.map %x stats(%s : tensor<?xf32>) : (tensor<?x8xf32>) -> tensor<?x8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    // expected-error @+1 {{has no derivative rule, so the norm.map that holds it cannot be differentiated}}
+    %m = math.absf %a : f32
+    %t = arith.mulf %m, %b : f32
+    norm.yield %t : f32
+  }
+  norm.output "y", %y : tensor<?x8xf32>
+}
+
+// -----
+
+// A value shared by every row (a [1] input) has no gradient the backward
+// could store per row.
+norm.spec @shared_operand {
+  %x = norm.input "x" : tensor<?x8xf32>
+  %c = norm.input "c" : tensor<1xf32>
+  %s = norm.moment %x fraction 1.0 variance biased : tensor<?x8xf32> -> tensor<?xf32>
+  // expected-error @+1 {{cannot pass a gradient to operand #1, one value for every row}}
+  %y = norm.map %x stats(%c : tensor<1xf32>) : (tensor<?x8xf32>) -> tensor<?x8xf32> {
   ^bb0(%a: f32, %b: f32):
     %t = arith.mulf %a, %b : f32
     norm.yield %t : f32
   }
-  norm.output "y", %y : tensor<?x8xf32>
+  %r = norm.rstd %s epsilon 1.0e-6 placement inside_sqrt : tensor<?xf32>
+  %n = norm.normalize %y rstd %r : (tensor<?x8xf32>, tensor<?xf32>) -> tensor<?x8xf32>
+  norm.output "y", %n : tensor<?x8xf32>
 }

@@ -121,3 +121,52 @@ norm.spec @bf16_rows accumulate_rows(f32) {
   %y = norm.normalize %x rstd %r gain %g bias %b : (tensor<?x8xbf16>, tensor<?xbf16>, tensor<8xbf16>, tensor<8xbf16>) -> tensor<?x8xbf16>
   norm.output "y", %y : tensor<?x8xbf16>
 }
+
+// -----
+
+// A gate before the statistics, h' = x * sigmoid(z), is a norm.map, and its
+// derivative is its body's in reverse: x receives dh' act(z) (the body
+// recomputed, then the cotangent times the division's result) and z
+// receives dh' x act'(z) through the division and the exp (whose
+// contribution is 0 where the cotangent is, not 0 * inf). Both are rounded
+// to bf16 and stored as dx and dz.
+// CHECK-LABEL: norm.spec @gated_backward
+// CHECK:         %[[X:.*]] = norm.input "x" : tensor<?x8xbf16>
+// CHECK:         %[[Z:.*]] = norm.input "z" : tensor<?x8xbf16>
+// CHECK:         %[[H:.*]] = norm.map %[[X]], %[[Z]] :
+// CHECK:         %[[S:.*]] = norm.moment %[[H]]
+// CHECK:         %[[DH:.*]] = norm.map %{{.*}}, %{{.*}} : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xf32>
+// CHECK:         %[[DXA:.*]] = norm.map %[[Z]], %[[DH]] : (tensor<?x8xbf16>, tensor<?x8xf32>) -> tensor<?x8xf32> {
+// CHECK:           math.exp
+// CHECK:           %[[ACT:.*]] = arith.divf
+// CHECK:           %[[P:.*]] = arith.mulf %{{.*}}, %[[ACT]] : f32
+// CHECK-NEXT:      norm.yield %[[P]] : f32
+// CHECK:         %[[DZA:.*]] = norm.map %[[X]], %[[Z]], %[[DH]] :
+// CHECK:           %[[E:.*]] = math.exp
+// CHECK:           arith.mulf %{{.*}}, %[[E]] : f32
+// CHECK:           arith.cmpf oeq
+// CHECK:           arith.select
+// CHECK:           norm.yield
+// CHECK:         norm.output "dx"
+// CHECK:         norm.output "dz"
+norm.spec @gated {
+  %x = norm.input "x" : tensor<?x8xbf16>
+  %z = norm.input "z" : tensor<?x8xbf16>
+  %h = norm.map %x, %z : (tensor<?x8xbf16>, tensor<?x8xbf16>) -> tensor<?x8xf32> {
+  ^bb0(%a: bf16, %b: bf16):
+    %v = arith.extf %b : bf16 to f32
+    %zero = arith.constant 0.0 : f32
+    %n = arith.subf %zero, %v : f32
+    %e = math.exp %n : f32
+    %one = arith.constant 1.0 : f32
+    %den = arith.addf %one, %e : f32
+    %act = arith.divf %one, %den : f32
+    %w = arith.extf %a : bf16 to f32
+    %p = arith.mulf %w, %act : f32
+    norm.yield %p : f32
+  }
+  %s = norm.moment %h fraction 1.0 variance biased : tensor<?x8xf32> -> tensor<?xf32>
+  %r = norm.rstd %s epsilon 1.0e-6 placement inside_sqrt : tensor<?xf32>
+  %y = norm.normalize %h rstd %r : (tensor<?x8xf32>, tensor<?xf32>) -> tensor<?x8xbf16>
+  norm.output "y", %y : tensor<?x8xbf16>
+}

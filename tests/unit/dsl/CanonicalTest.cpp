@@ -108,6 +108,10 @@ TEST(Canonical, EveryKeyChangesTheText) {
       "[fusion]\nresidual_add = true\n",
       "[fusion]\nsave_stats = true\n",
       "[numerics]\nreproducible = true\n",
+      "[fusion]\ngate = \"before\"\n",
+      "[fusion]\ngate = \"after\"\n",
+      "[fusion]\ngate = \"after_rounded\"\n",
+      "[fusion]\ngate = \"after\"\ngate_activation = \"sigmoid\"\n",
   };
   std::vector<std::string> seen = {base};
   for (const char *change : changes) {
@@ -182,6 +186,24 @@ TEST(Canonical, QuantizeTableOnlyForFp8Outputs) {
   EXPECT_NE(fp8, canonicalOf(std::string(kMinimal) +
                              "[dtypes]\noutput = \"f8e4m3\"\n"
                              "[quantize]\nscale = \"static\"\n"));
+}
+
+// Only a gated spec names its gate (the others keep their text); its
+// activation is written out, so that writing the default or not means the
+// same.
+TEST(Canonical, GateKeysOnlyForGatedSpecs) {
+  std::string plain = canonicalOf(kMinimal);
+  EXPECT_EQ(plain, canonicalOf(std::string(kMinimal) +
+                               "[fusion]\ngate = \"none\"\n"));
+  EXPECT_EQ(plain.find("gate"), std::string::npos);
+  std::string gated =
+      canonicalOf(std::string(kMinimal) + "[fusion]\ngate = \"before\"\n");
+  EXPECT_NE(gated.find("save_stats = false\ngate = \"before\"\n"
+                       "gate_activation = \"silu\"\n"),
+            std::string::npos);
+  EXPECT_EQ(gated, canonicalOf(std::string(kMinimal) +
+                               "[fusion]\ngate = \"before\"\n"
+                               "gate_activation = \"silu\"\n"));
 }
 
 // Only a reproducible spec has [numerics]; writing the default out means

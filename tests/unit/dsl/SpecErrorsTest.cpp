@@ -295,6 +295,31 @@ TEST(SpecErrors, QuantizeKeys) {
             Lines{});
 }
 
+// A gate (docs/spec.md, "Gates"): its activation only with a gate, and no
+// rounded y to gate with an fp8 output.
+TEST(SpecErrors, GateKeys) {
+  EXPECT_EQ(afterCenter("[fusion]\ngate = \"inside\"\n"),
+            Lines{"t.toml:5:8: error: 'gate' must be one of \"none\", "
+                  "\"before\", \"after\", \"after_rounded\", got "
+                  "\"inside\""});
+  EXPECT_EQ(afterCenter("[fusion]\ngate_activation = \"sigmoid\"\n"),
+            Lines{"t.toml:5:19: error: 'gate_activation' applies only with a "
+                  "gate, but [fusion] gate is \"none\""});
+  EXPECT_EQ(afterCenter("[fusion]\ngate_activation = \"tanh\"\n"),
+            Lines{"t.toml:5:19: error: 'gate_activation' must be one of "
+                  "\"silu\", \"sigmoid\", got \"tanh\""});
+  EXPECT_EQ(afterCenter("[dtypes]\noutput = \"f8e4m3\"\n[fusion]\n"
+                        "gate = \"after_rounded\"\n"),
+            Lines{"t.toml:7:8: error: 'gate' cannot be \"after_rounded\" "
+                  "with an fp8 output (y is quantized, not rounded to a type "
+                  "to gate); \"after\" gates y before it is quantized"});
+  EXPECT_EQ(afterCenter("[dtypes]\noutput = \"f8e4m3\"\n[fusion]\n"
+                        "gate = \"after\"\ngate_activation = \"sigmoid\"\n"),
+            Lines{});
+  EXPECT_EQ(afterCenter("[fusion]\ngate = \"before\"\nresidual_add = true\n"),
+            Lines{});
+}
+
 TEST(SpecErrors, GainOffsetNeedsGain) {
   EXPECT_EQ(afterCenter("[affine]\ngain = false\ngain_offset = 1.0\n"),
             Lines{"t.toml:6:15: error: 'gain_offset' must be 0 when 'gain = "

@@ -97,6 +97,72 @@ gain_offset = 1.0
   expectValues(out.y, {1, -2, 0, -1.5});
 }
 
+TEST(ReferenceEvaluate, GateBeforeNormalizesTheGatedRow) {
+  // z = [0, 0]: silu(0) = 0, sigmoid(0) = 1/2. With sigmoid, h' = x / 2 =
+  // [0.5, 3.5], whose RMSNorm is that of [1, 7] (above): 0.2, 1.4. With
+  // silu, z = [ln 3, 0]: silu(ln 3) = ln 3 * 3/4, so h' = [0.75 ln 3, 0],
+  // mean square (0.75 ln 3)^2 / 2, y = sqrt(2), 0.
+  dsl::Spec sigmoid = makeSpec(R"(
+[statistics]
+center = false
+[epsilon]
+value = 0
+[affine]
+gain = false
+[fusion]
+gate = "before"
+gate_activation = "sigmoid"
+)");
+  Rows rows{{1, 7}, {}, {}, {}, 2, {0, 0}};
+  expectValues(evaluateRows(sigmoid, rows).y, {0.2, 1.4});
+  dsl::Spec silu = sigmoid;
+  silu.gateActivation.value = dsl::GateActivation::Silu;
+  rows.z = {std::log(3.0), 0};
+  expectValues(evaluateRows(silu, rows).y, {std::sqrt(2.0), 0});
+}
+
+TEST(ReferenceEvaluate, GateAfterMultipliesY) {
+  // [1, 7] normalizes to 0.2, 1.4; times gamma [2, 0.5] and plus beta
+  // [1, -1]: 1.4, -0.3 (above). Gated after by sigmoid of [0, ln 3] (1/2,
+  // 3/4): 0.7, -0.225.
+  dsl::Spec spec = makeSpec(R"(
+[statistics]
+center = false
+[epsilon]
+value = 0
+[affine]
+bias = true
+[fusion]
+gate = "after"
+gate_activation = "sigmoid"
+)");
+  Outputs out =
+      evaluateRows(spec, {{1, 7}, {}, {2, 0.5}, {1, -1}, 2, {0, std::log(3.0)}});
+  expectValues(out.y, {0.7, -0.225});
+}
+
+TEST(ReferenceEvaluate, GateAfterRoundedRoundsYBeforeTheGate) {
+  // [1, 3]: mean square 5, y = 1/sqrt(5), 3/sqrt(5) = 0.4472..., 1.3416...;
+  // in bf16 0.447265625 and 1.34375; gated by sigmoid(0) = 1/2, the
+  // products 0.2236328125 and 0.671875 are bf16 values already.
+  dsl::Spec spec = makeSpec(R"(
+[statistics]
+center = false
+[epsilon]
+value = 0
+[affine]
+gain = false
+[dtypes]
+output = "bf16"
+[fusion]
+gate = "after_rounded"
+gate_activation = "sigmoid"
+)");
+  Outputs out = evaluateRows(spec, {{1, 3}, {}, {}, {}, 2, {0, 0}});
+  EXPECT_EQ(out.y[0], 0.2236328125);
+  EXPECT_EQ(out.y[1], 0.671875);
+}
+
 TEST(ReferenceEvaluate, UnbiasedVariance) {
   // [0, 4, 8]: mu = 4, squared deviations 16 + 0 + 16 = 32.
   // Unbiased: s = 32/2 = 16, r = 1/4, y = -1, 0, 1.

@@ -69,6 +69,8 @@ Problem makeProblem(const dsl::Spec &spec, int64_t d, int64_t rows, bool withDh,
   p.rows.x = src.vector(rows * d);
   if (spec.residualAdd.value)
     p.rows.residual = src.vector(rows * d);
+  if (spec.gated())
+    p.rows.z = src.vector(rows * d);
   if (spec.gain.value)
     p.rows.gamma = src.vector(d);
   if (spec.bias.value)
@@ -90,6 +92,8 @@ GradientInputs gradientInputs(const Problem &p) {
   in.forward.residualStride = p.rows.d;
   in.forward.gamma = p.rows.gamma.empty() ? nullptr : p.rows.gamma.data();
   in.forward.beta = p.rows.beta.empty() ? nullptr : p.rows.beta.data();
+  in.forward.z = p.rows.z.empty() ? nullptr : p.rows.z.data();
+  in.forward.zStride = p.rows.d;
   in.dy = p.dy.data();
   in.dresidualOut = p.dh.empty() ? nullptr : p.dh.data();
   return in;
@@ -205,6 +209,21 @@ const Case kCases[] = {
      "[affine]\ngain_offset = 1.0\nbias = true\n"
      "[fusion]\nresidual_add = true\nsave_stats = true\n",
      13, true},
+    {"GateBefore", "[statistics]\ncenter = false\n[fusion]\ngate = \"before\"\n",
+     8, false},
+    {"GateAfterLayerNormWithBias",
+     "[statistics]\ncenter = true\n[affine]\nbias = true\n"
+     "[fusion]\ngate = \"after\"\n",
+     7, false},
+    {"GateAfterRoundedSigmoidResidual",
+     "[statistics]\ncenter = false\n[affine]\ngain_offset = 1.0\n"
+     "[fusion]\nresidual_add = true\ngate = \"after_rounded\"\n"
+     "gate_activation = \"sigmoid\"\n",
+     9, true},
+    {"GateBeforeResidualFraction",
+     "[statistics]\ncenter = true\nfraction = 0.5\n[affine]\nbias = true\n"
+     "[fusion]\nresidual_add = true\ngate = \"before\"\n",
+     9, true},
 };
 
 /// gtest names a failing case by this rather than by its bytes.
@@ -243,6 +262,10 @@ TEST_P(GradientFiniteDifference, MatchesCentralDifferences) {
     expectMatchesDifferences(exact, p, &Rows::beta, grad.dbeta, "dbeta");
   else
     EXPECT_TRUE(grad.dbeta.empty());
+  if (spec.gated())
+    expectMatchesDifferences(exact, p, &Rows::z, grad.dz, "dz");
+  else
+    EXPECT_TRUE(grad.dz.empty());
 }
 
 TEST_P(GradientFiniteDifference, ScalesBoundTheValues) {
@@ -266,6 +289,10 @@ TEST_P(GradientFiniteDifference, ScalesBoundTheValues) {
   for (size_t i = 0; i < grad.dbeta.size(); ++i)
     EXPECT_GE(grad.dbetaScale[i], std::fabs(grad.dbeta[i]))
         << "dbeta[" << i << "]";
+  ASSERT_EQ(grad.dz.size(), spec.gated() ? grad.dx.size() : 0u);
+  ASSERT_EQ(grad.dzScale.size(), grad.dz.size());
+  for (size_t i = 0; i < grad.dz.size(); ++i)
+    EXPECT_GE(grad.dzScale[i], std::fabs(grad.dz[i])) << "dz[" << i << "]";
 }
 
 INSTANTIATE_TEST_SUITE_P(GradientSpecOptions, GradientFiniteDifference,

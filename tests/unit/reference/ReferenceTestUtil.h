@@ -43,6 +43,7 @@ save_stats = true
 struct Rows {
   std::vector<double> x, residual, gamma, beta;
   int64_t d = 0;
+  std::vector<double> z; // a gate's second input, [rows, d]
 };
 
 inline Outputs evaluateRows(const dsl::Spec &spec, const Rows &rows) {
@@ -55,6 +56,8 @@ inline Outputs evaluateRows(const dsl::Spec &spec, const Rows &rows) {
   in.residualStride = rows.d;
   in.gamma = rows.gamma.empty() ? nullptr : rows.gamma.data();
   in.beta = rows.beta.empty() ? nullptr : rows.beta.data();
+  in.z = rows.z.empty() ? nullptr : rows.z.data();
+  in.zStride = rows.d;
   return evaluate(spec, in);
 }
 

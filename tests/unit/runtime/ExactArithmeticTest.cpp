@@ -23,9 +23,15 @@ using namespace normc;
 
 namespace {
 
-const char *const kShippedSpecs[] = {
-    "layernorm",    "llama_rmsnorm",     "gemma_rmsnorm",    "prmsnorm",
-    "t5_layernorm", "fused_add_rmsnorm", "partial_layernorm"};
+const char *const kShippedSpecs[] = {"layernorm",
+                                     "llama_rmsnorm",
+                                     "gemma_rmsnorm",
+                                     "prmsnorm",
+                                     "t5_layernorm",
+                                     "fused_add_rmsnorm",
+                                     "partial_layernorm",
+                                     "mamba2_gated_rmsnorm",
+                                     "qwen3_next_gated_rmsnorm"};
 
 /// The PTX instructions whose result the CPU device would not reproduce.
 std::vector<std::string> inexactInstructions(const std::string &ptx) {
@@ -91,6 +97,16 @@ TEST(ExactArithmetic, NvrtcKernelsHoldOnlyCorrectlyRoundedArithmetic) {
     programs.insert(programs.begin(), Program::forward());
     addCases(cases, std::string(name) + " reproducible", *parsed.spec,
              programs);
+  }
+  // A sigmoid gate's exp in f64 (the shipped gates compute it in f32).
+  {
+    dsl::SpecParseResult parsed = dsl::parseSpecFile(
+        std::string(NORMC_SPECS_DIR) + "/qwen3_next_gated_rmsnorm.toml");
+    ASSERT_TRUE(parsed.spec);
+    parsed.spec->accumulate.value = dsl::DType::F64;
+    parsed.spec->gateActivation.value = dsl::GateActivation::Sigmoid;
+    addCases(cases, "sigmoid gate f64", *parsed.spec,
+             {Program::forward(), Program::gradient(false)});
   }
   // The fp8 outputs (forward only: an fp8 output has no backward).
   for (auto [name, output, block] :
