@@ -86,8 +86,8 @@ class Norm:
     its outputs in the signature's order: y alone, or the tuple (y, the fp8
     scale or amax, residual_out, mean, rstd) of what the spec writes (docs/
     python.md). Calls are differentiable with respect to every input the
-    backward has a gradient for (x, residual, gamma, beta); fp8 outputs have
-    no backward.
+    backward has a gradient for (x, residual, a gate's z, gamma, beta); fp8
+    outputs have no backward.
 
     `reproducible=True` compiles the spec in reproducible mode (as its
     `[numerics] reproducible = true` or NORMC_REPRODUCIBLE=1 would): every
@@ -134,18 +134,19 @@ class Norm:
     def backward(self, dy: Tensor, x: Tensor, *, residual: Optional[Tensor] = None,
                  gamma: Optional[Tensor] = None, beta: Optional[Tensor] = None,
                  mean: Optional[Tensor] = None, rstd: Optional[Tensor] = None,
-                 dresidual_out: Optional[Tensor] = None):
+                 dresidual_out: Optional[Tensor] = None, z: Optional[Tensor] = None):
         """Runs the backward kernels directly, without autograd: dy is the
         gradient at y, x and residual, gamma, beta the forward's inputs the
         spec reads; with mean and rstd (as a save_stats forward returns
         them) it reads those statistics instead of recomputing them, and
-        with dresidual_out it adds the gradient arriving at residual_out.
-        Returns what the spec's backward writes, in the order (dx, dgamma,
-        dbeta, dresidual): the gradients of the inputs it has.
+        with dresidual_out it adds the gradient arriving at residual_out;
+        z is a gated spec's gate. Returns what the spec's backward writes, in
+        the order (dx, dgamma, dbeta, dresidual, dz): the gradients of the
+        inputs it has.
         """
         given = {"dy": dy, "x": x, "residual": residual, "gamma": gamma,
                  "beta": beta, "mean": mean, "rstd": rstd,
-                 "dresidual_out": dresidual_out}
+                 "dresidual_out": dresidual_out, "z": z}
         given = {k: v for k, v in given.items() if v is not None}
         programs = self.backward_signatures()
         if not programs:
@@ -174,7 +175,7 @@ class Norm:
         op = (torch.ops.normc.backward if torch.compiler.is_compiling()
               else _op.backward_impl)
         made = dict(zip((a.name for a in sig.outputs), op(self.key, program, tensors)))
-        return tuple(made[n] for n in ("dx", "dgamma", "dbeta", "dresidual")
+        return tuple(made[n] for n in ("dx", "dgamma", "dbeta", "dresidual", "dz")
                      if n in made)
 
     def __call__(self, x: Tensor, **inputs: Optional[Tensor]):

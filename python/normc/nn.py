@@ -30,7 +30,8 @@ class Normalization(torch.nn.Module):
     of the spec's params type, present when the spec has a gain or a bias,
     initialized to 1 (0 with a gain offset: Gemma's `1 + gamma`) and 0.
 
-    forward(x, residual=None) returns what normc.Norm returns."""
+    forward(x, residual=None, z=None) returns what normc.Norm returns (z:
+    a gated spec's gate)."""
 
     def __init__(self, spec: Union[str, Norm], d: int, *,
                  device: Optional[Union[str, torch.device]] = None):
@@ -47,10 +48,13 @@ class Normalization(torch.nn.Module):
     def extra_repr(self) -> str:
         return f"{self.norm.name!r}, d={self.d}"
 
-    def forward(self, x: Tensor, residual: Optional[Tensor] = None):
+    def forward(self, x: Tensor, residual: Optional[Tensor] = None,
+                z: Optional[Tensor] = None):
         kwargs = {}
         if residual is not None:
             kwargs["residual"] = residual
+        if z is not None:
+            kwargs["z"] = z
         if self.weight is not None:
             kwargs["gamma"] = self.weight
         if self.bias is not None:
@@ -61,9 +65,12 @@ class Normalization(torch.nn.Module):
     def from_module(cls, module: torch.nn.Module,
                     dtype: Optional[torch.dtype] = None) -> "Normalization":
         """The normc equivalent of a Hugging Face RMSNorm (LlamaRMSNorm and
-        the models that copy it, GemmaRMSNorm, T5LayerNorm), torch.nn.RMSNorm
-        or torch.nn.LayerNorm, with its epsilon, its rounding order and a
-        copy of its weights. `dtype` is the activations' type (default: the
+        the models that copy it, GemmaRMSNorm, T5LayerNorm), its gated norms
+        (Mamba2RMSNormGated with one group, Qwen3NextRMSNormGated,
+        KimiLinearRMSNormGated and their copies: call the result with z=,
+        the module's gate), torch.nn.RMSNorm or
+        torch.nn.LayerNorm, with its epsilon, its rounding order and a copy
+        of its weights. `dtype` is the activations' type (default: the
         weight's)."""
         spec = spec_for_module(module, dtype)
         d = module.weight.shape[-1] if getattr(module, "weight", None) is not None \
@@ -83,6 +90,18 @@ def _device_of(module: torch.nn.Module):
     return None
 
 
+# Hugging Face's gated RMSNorms (docs/spec.md, "Gates"), by rounding order:
+# Mamba2's and its copies gate x before the statistics; Qwen3-Next's and
+# its copies round n and the product with the weight to the input type;
+# Kimi Linear's and its copies keep both in f32.
+_MAMBA_GATED = ("MambaRMSNormGated", "Mamba2RMSNormGated", "BambaRMSNormGated",
+                "NemotronHRMSNormGated", "GraniteMoeHybridRMSNormGated")
+_ROUNDED_GATED = ("Qwen3NextRMSNormGated", "OlmoHybridRMSNormGated",
+                  "Qwen3_5MoeRMSNormGated", "Qwen4ExpTextRMSNormGated")
+_F32_GATED = ("KimiLinearRMSNormGated", "BailingHybridRMSNormGated",
+              "Glm5NextTextRMSNormGated")
+
+
 def spec_for_module(module: torch.nn.Module,
                     dtype: Optional[torch.dtype] = None) -> str:
     """The TOML text of a spec that computes what `module` computes, in the
@@ -94,6 +113,7 @@ def spec_for_module(module: torch.nn.Module,
     inp = _spelling(activations, "the activations' dtype")
     par = _spelling(params, "the weight's dtype")
     center, offset, normalized, bias, output = "false", 0.0, "accumulate", False, inp
+    gate, activation = "none", "silu"
     if isinstance(module, torch.nn.LayerNorm):
         center, eps = "true", module.eps
         bias = module.bias is not None
@@ -114,6 +134,26 @@ def spec_for_module(module: torch.nn.Module,
             normalized, output = "params", par
         else:
             output = "f32"
+    elif kind in _MAMBA_GATED:
+        # weight * (rmsnorm(x * silu(gate)) per group).to(input dtype): the
+        # gate before the statistics, n rounded as LlamaRMSNorm's.
+        if module.group_size != weight.shape[-1]:
+            raise ValueError(
+                f"module: {kind} with {weight.shape[-1] // module.group_size} "
+                "groups takes a slice of the weight per group, which normc "
+                "cannot express yet; one group (group_size = hidden size) can")
+        eps, normalized, gate = module.variance_epsilon, "input", "before"
+        output = _spelling(torch.promote_types(activations, params), "the output dtype")
+    elif kind in _ROUNDED_GATED:
+        # (weight * n.to(input dtype)) * act(gate), back to the input type:
+        # the product with the weight is rounded to the input type when
+        # that is the wider one (after_rounded), else kept in f32 (after).
+        eps, normalized = module.variance_epsilon, "input"
+        rounded = torch.promote_types(activations, params) == activations
+        gate, activation = ("after_rounded" if rounded else "after"), module.activation
+    elif kind in _F32_GATED:
+        # (weight.float() * n) * act(gate) in f32, rounded once.
+        eps, gate, activation = module.variance_epsilon, "after", module.activation
     elif kind.endswith("RMSNorm") and hasattr(module, "variance_epsilon"):
         # LlamaRMSNorm: weight * (x * rsqrt(...)).to(input dtype); the
         # product takes the wider of the two types.
@@ -132,4 +172,6 @@ def spec_for_module(module: torch.nn.Module,
         f"gain_offset = {offset!r}", f"bias = {'true' if bias else 'false'}",
         f'normalized = "{normalized}"',
         "[dtypes]", f'input = "{inp}"', f'output = "{output}"',
-        f'params = "{par}"', 'accumulate = "f32"', ""])
+        f'params = "{par}"', 'accumulate = "f32"',
+        "[fusion]", f'gate = "{gate}"'] +
+        ([f'gate_activation = "{activation}"'] if gate != "none" else []) + [""])

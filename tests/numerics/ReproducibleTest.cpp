@@ -144,6 +144,7 @@ const Case kCases[] = {
     {"layernorm", 24, true, 4100, std::nullopt},
     {"llama_rmsnorm", 4096, true, 5, dsl::QuantizeScale::Row},
     {"llama_rmsnorm", 1000, true, 5, dsl::QuantizeScale::Block},
+    {"mamba2_gated_rmsnorm", 2000, false, 7, std::nullopt},
 };
 
 /// Every shipped spec at d = 7, 1000, 4097 and 12288 fixed (one partial
