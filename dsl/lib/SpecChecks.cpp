@@ -79,14 +79,20 @@ void checkSpec(const Spec &spec, std::vector<Diagnostic> &diags) {
                          std::string(toString(spec.accumulate.value)) +
                          "'s precision"});
 
-  // [quantize] belongs to an fp8 output (docs/fp8.md).
+  // [quantize] belongs to a quantized output (docs/fp8.md): fp8 or int8.
   const bool fp8 = spec.quantized();
   for (const SourceLoc *written :
        {&spec.quantizeScale.loc, &spec.quantizeBlock.loc})
     if (!fp8 && written->line != 0)
-      error(*written, "[quantize] needs an fp8 output (dtypes.output = "
-                      "\"f8e4m3\" or \"f8e5m2\"), but the output is \"" +
-                          std::string(toString(spec.output.value)) + "\"");
+      error(*written,
+            "[quantize] needs a quantized output (dtypes.output = "
+            "\"f8e4m3\", \"f8e5m2\" or \"i8\"), but the output is \"" +
+                std::string(toString(spec.output.value)) + "\"");
+  if (spec.output.value == DType::I8 &&
+      spec.quantizeScale.value == QuantizeScale::Block)
+    error(spec.quantizeScale.loc,
+          "an \"i8\" output takes scale = \"row\" or \"static\", not "
+          "\"block\"");
   if (fp8 && spec.quantizeBlock.loc.line != 0 &&
       spec.quantizeScale.value != QuantizeScale::Block)
     error(spec.quantizeBlock.loc,

@@ -181,12 +181,12 @@ Outputs evaluate(const dsl::Spec &spec, const Inputs &in) {
       if (spec.bias.value)
         v += in.beta[i];
       if (gatedAfter) {
-        double act =
-            gateActivation(spec.gateActivation.value, in.z[row * in.zStride + i]);
+        double act = gateActivation(spec.gateActivation.value,
+                                    in.z[row * in.zStride + i]);
         if (spec.gate.value == dsl::Gate::AfterRounded) {
-          conditioning += roundingFlip(
-              spec.output.value, v,
-              std::ldexp(std::fabs(v), -20) + conditioning);
+          conditioning +=
+              roundingFlip(spec.output.value, v,
+                           std::ldexp(std::fabs(v), -20) + conditioning);
           v = roundTo(spec.output.value, v);
         }
         conditioning *= std::fabs(act);

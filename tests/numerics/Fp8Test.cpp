@@ -114,11 +114,19 @@ std::vector<SuiteParam> everySuiteCase() {
     for (Format format : {Format::F8E4M3, Format::F8E5M2})
       for (Mode mode : {Mode::Row, Mode::Block, Mode::Static})
         all.emplace_back(name, format, mode);
+  // int8, per row or static (docs/fp8.md).
+  for (const char *name : kShippedSpecs)
+    for (Mode mode : {Mode::Row, Mode::Static})
+      all.emplace_back(name, Format::I8, mode);
   return all;
 }
 
-/// By default each spec once, the formats and the scale modes rotating.
+/// By default each spec once in fp8, the formats and the scale modes
+/// rotating, and once in int8, the modes alternating.
 bool representativeSuiteCase(size_t i, const SuiteParam &) {
+  const size_t fp8Cases = std::size(kShippedSpecs) * 6;
+  if (i >= fp8Cases)
+    return (i - fp8Cases) % 2 == (i - fp8Cases) / 2 % 2;
   size_t spec = i / 6, format = i / 3 % 2, mode = i % 3;
   return format == spec % 2 && mode == spec % 3;
 }
@@ -159,11 +167,14 @@ const CandidateParam kCandidateCases[] = {
     {"fused_add_rmsnorm", Format::F8E4M3, Mode::Static, 64, true, 0},
     {"gemma_rmsnorm", Format::F8E5M2, Mode::Row, 1000, false, 0},
     {"llama_rmsnorm", Format::F8E4M3, Mode::Block, 1000, true, 16},
-    {"layernorm", Format::F8E5M2, Mode::Block, 4097, false, 1024}};
+    {"layernorm", Format::F8E5M2, Mode::Block, 4097, false, 1024},
+    {"llama_rmsnorm", Format::I8, Mode::Row, 1000, true, 0},
+    {"layernorm", Format::I8, Mode::Static, 4097, false, 0}};
 
-/// By default the first three: each scale mode and format once.
+/// By default the first three (each fp8 scale mode and format once) and
+/// int8 per row.
 bool representativeCandidateCase(size_t i, const CandidateParam &) {
-  return i < 3;
+  return i < 3 || i == 8;
 }
 
 std::string
@@ -289,6 +300,58 @@ TEST_P(Fp8Edges, BlockScalesDifferFromTheRowScale) {
       largest = std::max(largest, std::fabs(out["y"][i]));
     EXPECT_EQ(largest, max) << group;
   }
+}
+
+// int8 (docs/fp8.md): s = amax / 127, q = round(y / s) to nearest even,
+// clamped to [-128, 127], NaN to 0.
+dsl::Spec turnedInt8(const std::string &name, Mode mode) {
+  return turnedFp8(name, Format::I8, mode);
+}
+
+TEST(Int8, RowScalesReach127AndZerosHaveScaleOne) {
+  dsl::Spec spec = turnedInt8("llama_rmsnorm", Mode::Row);
+  CaseData data = makeCase(spec, 3, 300, 21);
+  std::fill(data.x.begin() + 300, data.x.begin() + 600, 0.0);
+  Compiled compiled = compile(spec);
+  Grade g = runCase(spec, compiled, data);
+  EXPECT_LE(g.worst(), 1.0) << g.str();
+  EXPECT_EQ(g.fp8Wrong, 0u);
+  RunOutputs out = runModuleOnCpu(spec, compiled.emitted.kernels,
+                                  compiled.module, inputsOf(data));
+  EXPECT_EQ(out["scale"][1], 1.0);
+  for (int64_t row : {0, 2}) {
+    double largest = 0;
+    for (int64_t i = row * 300; i < row * 300 + 300; ++i) {
+      ASSERT_EQ(out["y"][i], std::nearbyint(out["y"][i])) << i;
+      largest = std::max(largest, std::fabs(out["y"][i]));
+    }
+    EXPECT_EQ(largest, 127.0) << row;
+  }
+}
+
+TEST(Int8, NaNBecomesZeroAndAStaticScaleClamps) {
+  dsl::Spec spec = turnedInt8("llama_rmsnorm", Mode::Static);
+  CaseData data = makeCase(spec, 3, 300, 22);
+  data.gamma[11] = NAN;
+  data.staticScale = {std::ldexp(1.0, -20)};
+  Compiled compiled = compile(spec);
+  Grade g = runCase(spec, compiled, data);
+  EXPECT_LE(g.worst(), 1.0) << g.str();
+  RunOutputs out = runModuleOnCpu(spec, compiled.emitted.kernels,
+                                  compiled.module, inputsOf(data));
+  size_t low = 0, high = 0;
+  for (int64_t row = 0; row < 3; ++row) {
+    EXPECT_EQ(out["y"][row * 300 + 11], 0.0) << row;
+    EXPECT_TRUE(std::isfinite(out["amax"][row])) << row;
+  }
+  for (double q : out["y"]) {
+    low += q == -128.0;
+    high += q == 127.0;
+    ASSERT_GE(q, -128.0);
+    ASSERT_LE(q, 127.0);
+  }
+  EXPECT_GT(low, out["y"].size() / 3);
+  EXPECT_GT(high, out["y"].size() / 3);
 }
 
 // The group table holds the accumulate type: 16-bit slots (raised by a

@@ -260,8 +260,8 @@ reference::Gradients test::referenceGradient(const dsl::Spec &spec,
   refIn.forward.z = in.get("z");
   refIn.forward.rows = data.rows;
   refIn.forward.d = data.d;
-  refIn.forward.xStride = refIn.forward.residualStride =
-      refIn.forward.zStride = data.xStride;
+  refIn.forward.xStride = refIn.forward.residualStride = refIn.forward.zStride =
+      data.xStride;
   refIn.dy = in.get("dy");
   refIn.dresidualOut = in.get("dresidual_out");
   return reference::evaluateGradient(spec, refIn);

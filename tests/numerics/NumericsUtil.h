@@ -22,15 +22,10 @@ namespace normc::test {
 
 /// The shipped specs, and the d x rows matrix (with rotating lane orders)
 /// that the forward and the gradient suites run them over.
-inline constexpr const char *kShippedSpecs[] = {"layernorm",
-                                                "llama_rmsnorm",
-                                                "gemma_rmsnorm",
-                                                "prmsnorm",
-                                                "t5_layernorm",
-                                                "fused_add_rmsnorm",
-                                                "partial_layernorm",
-                                                "mamba2_gated_rmsnorm",
-                                                "qwen3_next_gated_rmsnorm"};
+inline constexpr const char *kShippedSpecs[] = {
+    "layernorm",         "llama_rmsnorm",        "gemma_rmsnorm",
+    "prmsnorm",          "t5_layernorm",         "fused_add_rmsnorm",
+    "partial_layernorm", "mamba2_gated_rmsnorm", "qwen3_next_gated_rmsnorm"};
 inline constexpr int64_t kSuiteD[] = {1,    7,    64,    127,  1000,
                                       4096, 4097, 12288, 65536};
 inline constexpr int64_t kSuiteRows[] = {0, 1, 3, 257};

@@ -119,3 +119,22 @@ def test_compiles_without_graph_breaks(gen):
     y, scale = compiled(x, w)
     y0, scale0 = norm(x, gamma=w)
     assert torch.equal(y.float(), y0.float()) and torch.equal(scale, scale0)
+
+
+def test_int8_row_scales(gen):
+    # Per-token int8 (docs/fp8.md): s = amax / 127, q = round(y / s), ties to
+    # even; torch.round rounds half to even too.
+    norm = normc.Norm(SPEC.format(output="i8", scale="row"))
+    x = torch.randn(3, 7, 384, generator=gen).bfloat16()
+    w = (1 + 0.1 * torch.randn(384, generator=gen)).bfloat16()
+    y, scale = norm(x, gamma=w)
+    assert y.dtype == torch.int8 and y.shape == x.shape
+    assert scale.dtype == torch.float32 and scale.shape == x.shape[:-1]
+    ref = reference(x, w)
+    assert torch.allclose(scale.double(), ref.abs().amax(dim=-1) / 127, rtol=2.0 ** -16, atol=0)
+    want = torch.round(ref / scale.double().unsqueeze(-1)).clamp(-128, 127)
+    share = (y.double() == want).double().mean().item()
+    report("python int8 row: share of values equal to the float64 rounding", share)
+    assert share > 0.999
+    assert (y.double() - want).abs().max().item() <= 1
+    assert y.abs().amax(dim=-1).eq(127).all()

@@ -186,8 +186,8 @@ double worstGradient(const dsl::Spec &spec, const reference::Gradients &ref,
                      const std::vector<double> &want,
                      const std::vector<double> &scale) {
     for (size_t i = 0; i < want.size(); ++i)
-      worst = std::max(worst, reference::dxErrorFraction(v[i], want[i],
-                                                         scale[i], type));
+      worst = std::max(
+          worst, reference::dxErrorFraction(v[i], want[i], scale[i], type));
   };
   dxWorst(dx, spec.input.value, ref.dx, ref.dxScale);
   if (spec.residualAdd.value)

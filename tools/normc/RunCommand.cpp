@@ -39,13 +39,14 @@ static const char kRunUsage[] =
                  [--check]
 
 Runs the spec's generated kernel on x [rows, d] (and the residual [rows, d],
-gamma [d], beta [d] the spec asks for). Inputs are float32, float64 or
+a gate's z [rows, d], gamma [d], beta [d] the spec asks for). Inputs are float32, float64 or
 float16 .npy files, rounded to the spec's types. Writes float32 .npy files
 into DIR: y.npy, and where the spec asks, residual_out.npy, mean.npy,
 rstd.npy. Nothing is written when anything fails.
 
-With an fp8 output (dtypes.output = "f8e4m3" or "f8e5m2"), y.npy holds the
-fp8 values as float32, not multiplied by their scale, and scale.npy [rows]
+With a quantized output (dtypes.output = "f8e4m3", "f8e5m2" or "i8"), y.npy
+holds the fp8 or int8 values as float32, not multiplied by their scale, and
+scale.npy [rows]
 the scale of each row ([rows, ceil(d / block)] with [quantize] scale =
 "block"); with [quantize] scale = "static", --scale S.npy [1]
 gives the scale and amax.npy [rows] receives each row's largest |y|.
@@ -135,8 +136,8 @@ bool reportQuantized(const dsl::Spec &spec, const RunOutputs &got,
   llvm::errs() << llvm::format(
       "  %-13s %zu of %zu values the reference's rounding (%.4f%%), %zu "
       "others accepted (near a midpoint), %zu wrong\n",
-      "y (fp8)", count.exact, count.values,
-      count.values ? 100.0 * count.exact / count.values : 100.0,
+      format == dsl::DType::I8 ? "y (int8)" : "y (fp8)", count.exact,
+      count.values, count.values ? 100.0 * count.exact / count.values : 100.0,
       count.accepted - count.exact, count.values - count.accepted);
   return kept && count.accepted == count.values;
 }
@@ -209,8 +210,8 @@ bool checkAgainstReference(const dsl::Spec &spec, bool backward,
       kept &= dxReport("dresidual", result["dresidual"], spec.residualType(),
                        ref.dx, ref.dxScale);
     if (spec.gated())
-      kept &= dxReport("dz", result["dz"], spec.input.value, ref.dz,
-                       ref.dzScale);
+      kept &=
+          dxReport("dz", result["dz"], spec.input.value, ref.dz, ref.dzScale);
     if (spec.gain.value)
       kept &= paramReport("dgamma", result["dgamma"], ref.dgamma,
                           ref.dgammaScale, ref.dgammaConditioning);

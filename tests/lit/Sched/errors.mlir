@@ -112,8 +112,8 @@ sched.kernel @duplicate accumulate(f32) {
 
 // -----
 sched.kernel @element_type accumulate(f32) {
-  // expected-error @+1 {{element type must be f32, f16, bf16, f8E4M3FN or f8E5M2, got 'i8'}}
-  %x = sched.buffer "x" : !sched.rows<i8>
+  // expected-error @+1 {{element type must be f32, f16, bf16, f8E4M3FN, f8E5M2 or i8, got 'i16'}}
+  %x = sched.buffer "x" : !sched.rows<i16>
 }
 
 // -----

@@ -193,8 +193,8 @@ TEST(Canonical, QuantizeTableOnlyForFp8Outputs) {
 // same.
 TEST(Canonical, GateKeysOnlyForGatedSpecs) {
   std::string plain = canonicalOf(kMinimal);
-  EXPECT_EQ(plain, canonicalOf(std::string(kMinimal) +
-                               "[fusion]\ngate = \"none\"\n"));
+  EXPECT_EQ(plain,
+            canonicalOf(std::string(kMinimal) + "[fusion]\ngate = \"none\"\n"));
   EXPECT_EQ(plain.find("gate"), std::string::npos);
   std::string gated =
       canonicalOf(std::string(kMinimal) + "[fusion]\ngate = \"before\"\n");

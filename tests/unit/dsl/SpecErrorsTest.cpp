@@ -238,20 +238,22 @@ TEST(SpecErrors, UnknownEnumValuesListTheAllowedOnes) {
   EXPECT_EQ(afterCenter("[dtypes]\naccumulate = \"fp32\"\n"),
             Lines{"t.toml:5:14: error: 'accumulate' must be one of \"f64\", "
                   "\"f32\", \"f16\", \"bf16\", got \"fp32\""});
-  EXPECT_EQ(afterCenter("[dtypes]\noutput = \"BF16\"\n"),
-            Lines{"t.toml:5:10: error: 'output' must be one of \"f32\", "
-                  "\"f16\", \"bf16\", \"f8e4m3\", \"f8e5m2\", got \"BF16\""});
+  EXPECT_EQ(
+      afterCenter("[dtypes]\noutput = \"BF16\"\n"),
+      Lines{"t.toml:5:10: error: 'output' must be one of \"f32\", "
+            "\"f16\", \"bf16\", \"f8e4m3\", \"f8e5m2\", \"i8\", got \"BF16\""});
 }
 
 TEST(SpecErrors, F64IsOnlyAnAccumulateType) {
-  EXPECT_EQ(afterCenter("[dtypes]\ninput = \"f64\"\noutput = \"f64\"\n"
-                        "params = \"f64\"\naccumulate = \"f64\"\n"),
-            (Lines{"t.toml:5:9: error: 'input' must be one of \"f32\", "
-                   "\"f16\", \"bf16\", got \"f64\"",
-                   "t.toml:6:10: error: 'output' must be one of \"f32\", "
-                   "\"f16\", \"bf16\", \"f8e4m3\", \"f8e5m2\", got \"f64\"",
-                   "t.toml:7:10: error: 'params' must be one of \"f32\", "
-                   "\"f16\", \"bf16\", got \"f64\""}));
+  EXPECT_EQ(
+      afterCenter("[dtypes]\ninput = \"f64\"\noutput = \"f64\"\n"
+                  "params = \"f64\"\naccumulate = \"f64\"\n"),
+      (Lines{"t.toml:5:9: error: 'input' must be one of \"f32\", "
+             "\"f16\", \"bf16\", got \"f64\"",
+             "t.toml:6:10: error: 'output' must be one of \"f32\", "
+             "\"f16\", \"bf16\", \"f8e4m3\", \"f8e5m2\", \"i8\", got \"f64\"",
+             "t.toml:7:10: error: 'params' must be one of \"f32\", "
+             "\"f16\", \"bf16\", got \"f64\""}));
 }
 
 TEST(SpecErrors, NeitherCenterNorScale) {
@@ -276,9 +278,16 @@ TEST(SpecErrors, UnbiasedNeedsCenter) {
 // range and only with block scales (which this build does not have yet).
 TEST(SpecErrors, QuantizeKeys) {
   EXPECT_EQ(afterCenter("[quantize]\nscale = \"static\"\n"),
-            Lines{"t.toml:5:9: error: [quantize] needs an fp8 output "
-                  "(dtypes.output = \"f8e4m3\" or \"f8e5m2\"), but the "
-                  "output is \"f32\""});
+            Lines{"t.toml:5:9: error: [quantize] needs a quantized output "
+                  "(dtypes.output = \"f8e4m3\", \"f8e5m2\" or \"i8\"), but "
+                  "the output is \"f32\""});
+  EXPECT_EQ(afterCenter("[dtypes]\noutput = \"i8\"\n[quantize]\n"
+                        "scale = \"block\"\n"),
+            Lines{"t.toml:7:9: error: an \"i8\" output takes scale = \"row\" "
+                  "or \"static\", not \"block\""});
+  EXPECT_EQ(afterCenter("[dtypes]\noutput = \"i8\"\n[quantize]\n"
+                        "scale = \"static\"\n"),
+            Lines{});
   EXPECT_EQ(afterCenter("[dtypes]\noutput = \"f8e5m2\"\n[quantize]\n"
                         "block = 2048\n"),
             Lines{"t.toml:7:9: error: 'block' must be a power of two in [16, "

@@ -136,8 +136,8 @@ bias = true
 gate = "after"
 gate_activation = "sigmoid"
 )");
-  Outputs out =
-      evaluateRows(spec, {{1, 7}, {}, {2, 0.5}, {1, -1}, 2, {0, std::log(3.0)}});
+  Outputs out = evaluateRows(
+      spec, {{1, 7}, {}, {2, 0.5}, {1, -1}, 2, {0, std::log(3.0)}});
   expectValues(out.y, {0.7, -0.225});
 }
 

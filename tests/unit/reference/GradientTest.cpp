@@ -209,8 +209,8 @@ const Case kCases[] = {
      "[affine]\ngain_offset = 1.0\nbias = true\n"
      "[fusion]\nresidual_add = true\nsave_stats = true\n",
      13, true},
-    {"GateBefore", "[statistics]\ncenter = false\n[fusion]\ngate = \"before\"\n",
-     8, false},
+    {"GateBefore",
+     "[statistics]\ncenter = false\n[fusion]\ngate = \"before\"\n", 8, false},
     {"GateAfterLayerNormWithBias",
      "[statistics]\ncenter = true\n[affine]\nbias = true\n"
      "[fusion]\ngate = \"after\"\n",

@@ -95,7 +95,7 @@ inline constexpr ElementType kElementTypes[] = {
     {"f4e2m1", 4, Encoding::Float, 2, 1, Specials::None, "__nv_fp4_e2m1",
      "float4_e2m1fn_x2", "", "f4E2M1FN", 0, Overflow::Saturate},
     {"i8", 8, Encoding::Integer, 0, 0, Specials::None, "signed char", "int8",
-     "i1", "i8", 0, Overflow::Saturate},
+     "i1", "i8", kQuantized, Overflow::Saturate},
 };
 } // namespace detail
 

@@ -479,8 +479,8 @@ LogicalResult SpecLowering::lower(norm::AmaxOp amax) {
 LogicalResult SpecLowering::lower(norm::QuantizeOp quantize) {
   Location loc = quantize.getLoc();
   Value scale = map.lookup(quantize.getScale());
-  Type fp8 = quantize.getType().getElementType();
-  double max = norm::largestFinite(fp8);
+  Type format = quantize.getType().getElementType();
+  double max = norm::largestFinite(format);
   // Block scales are a row operand; the others a scalar from above.
   bool perGroup = quantize.getGroup().has_value();
   SmallVector<Value> inputs = {map.lookup(quantize.getInput())};
@@ -489,14 +489,28 @@ LogicalResult SpecLowering::lower(norm::QuantizeOp quantize) {
   map.map(quantize.getResult(),
           withBody<sched::MapOp>(
               loc, rowTypeOf(quantize.getType()), inputs,
-              [&](ValueRange f) {
-                // Saturation is a clamp (NaN passes it), so the rounding
-                // itself never overflows.
+              [&](ValueRange f) -> Value {
                 Value t = arith::DivFOp::create(b, loc, convert(loc, f[0], acc),
                                                 perGroup ? f[1] : scale);
+                if (isa<IntegerType>(format)) {
+                  // An integer: NaN is 0, the clamp is to [-2^(n-1),
+                  // 2^(n-1) - 1], then the rounding to nearest even gives
+                  // the integral value the conversion keeps exactly.
+                  Value zero = constant(loc, 0.0);
+                  Value number = arith::CmpFOp::create(
+                      b, loc, arith::CmpFPredicate::OEQ, t, t);
+                  t = arith::SelectOp::create(b, loc, number, t, zero);
+                  t = arith::MaximumFOp::create(b, loc, t,
+                                                constant(loc, -max - 1));
+                  t = arith::MinimumFOp::create(b, loc, t, constant(loc, max));
+                  t = math::RoundEvenOp::create(b, loc, t);
+                  return arith::FPToSIOp::create(b, loc, format, t);
+                }
+                // Saturation is a clamp (NaN passes it), so the rounding
+                // itself never overflows.
                 t = arith::MaximumFOp::create(b, loc, t, constant(loc, -max));
                 t = arith::MinimumFOp::create(b, loc, t, constant(loc, max));
-                return Value(arith::TruncFOp::create(b, loc, fp8, t));
+                return arith::TruncFOp::create(b, loc, format, t);
               },
               Value()));
   return success();

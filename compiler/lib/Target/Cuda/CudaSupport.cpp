@@ -124,6 +124,12 @@ template <> struct normc_cvt_to<__nv_fp8_e5m2> {
   static __device__ __forceinline__ __nv_fp8_e5m2 from(__half v) { return __nv_fp8_e5m2(__half2float(v)); }
   static __device__ __forceinline__ __nv_fp8_e5m2 from(__nv_bfloat16 v) { return __nv_fp8_e5m2(__bfloat162float(v)); }
 };
+// To int8: the IR has already rounded to an integral value in [-128, 127]
+// (math.roundeven after the clamp), which the conversion keeps exactly.
+template <> struct normc_cvt_to<signed char> {
+  static __device__ __forceinline__ signed char from(float v) { return static_cast<signed char>(v); }
+  static __device__ __forceinline__ signed char from(double v) { return static_cast<signed char>(v); }
+};
 #define NORMC_CVT(To, value) normc_cvt_to<To>::from(value)
 
 // Magnitudes and extremes in the accumulate type. normc_max is the
@@ -197,6 +203,13 @@ template <typename T> __device__ __forceinline__ T normc_sqrt(T v) {
 }
 template <typename T> __device__ __forceinline__ T normc_rsqrt(T v) {
   return NORMC_CVT(T, normc_rsqrt(NORMC_CVT(float, v)));
+}
+
+// Rounding to an integral value, ties to even (an int8 output's quotient).
+__device__ __forceinline__ float normc_roundeven(float v) { return rintf(v); }
+__device__ __forceinline__ double normc_roundeven(double v) { return rint(v); }
+template <typename T> __device__ __forceinline__ T normc_roundeven(T v) {
+  return NORMC_CVT(T, rintf(NORMC_CVT(float, v)));
 }
 
 // exp in the accumulate type, from correctly rounded operations only, so

@@ -23,8 +23,8 @@ using namespace normc::norm;
 static bool hasRule(Operation &op) {
   return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
              math::ExpOp, math::SqrtOp, math::RsqrtOp, arith::ExtFOp,
-             arith::TruncFOp, arith::SelectOp, arith::ConstantOp,
-             arith::CmpFOp, arith::SIToFPOp, CountOp>(op);
+             arith::TruncFOp, arith::SelectOp, arith::ConstantOp, arith::CmpFOp,
+             arith::SIToFPOp, CountOp>(op);
 }
 
 namespace {
@@ -94,8 +94,8 @@ void ReverseSweep::differentiate(Operation &op, Value dr) {
         Value e = p(exp.getResult());
         Value product = arith::MulFOp::create(b, loc, dr, e);
         Value zero = this->zero();
-        Value none = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                           dr, zero);
+        Value none =
+            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, dr, zero);
         add(exp.getOperand(),
             arith::SelectOp::create(b, loc, none, zero, product));
       })
@@ -128,8 +128,7 @@ void ReverseSweep::differentiate(Operation &op, Value dr) {
   // Constants, counts, comparisons and integer conversions pass nothing on.
 }
 
-Value ReverseSweep::adjointOf(Block &body, BlockArgument argument,
-                              Value seed) {
+Value ReverseSweep::adjointOf(Block &body, BlockArgument argument, Value seed) {
   adjoints[cast<YieldOp>(body.getTerminator()).getValue()] = seed;
   for (Operation &op : llvm::reverse(body.without_terminator()))
     if (op.getNumResults() == 1)

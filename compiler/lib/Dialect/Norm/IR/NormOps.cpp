@@ -1,5 +1,6 @@
 //===- NormOps.cpp - Verifiers of the norm dialect ------------------------===//
 #include "normc/Dialect/Norm/IR/NormOps.h"
+#include "normc/Dialect/ElementTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -308,9 +309,8 @@ std::optional<int64_t> normc::norm::groupSizeOf(Value value) {
   return std::nullopt;
 }
 
-double normc::norm::largestFinite(Type floatType) {
-  return APFloat::getLargest(cast<FloatType>(floatType).getFloatSemantics())
-      .convertToDouble();
+double normc::norm::largestFinite(Type type) {
+  return findElementType(type)->largestFinite();
 }
 
 Value normc::norm::buildConvert(OpBuilder &b, Location loc, Value v, Type to) {

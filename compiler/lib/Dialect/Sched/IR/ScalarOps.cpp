@@ -30,7 +30,7 @@ normc::sched::getScalarForm(Operation *op) {
           return std::nullopt;
         return ScalarForm{Kind::Infix, "=="};
       })
-      .Case<arith::SIToFPOp, arith::TruncFOp, arith::ExtFOp>(
+      .Case<arith::SIToFPOp, arith::TruncFOp, arith::ExtFOp, arith::FPToSIOp>(
           [](auto) { return ScalarForm{Kind::Convert}; })
       .Case<arith::SelectOp>([](auto) { return ScalarForm{Kind::Select}; })
       .Case<arith::MinimumFOp>([](auto) {
@@ -50,6 +50,9 @@ normc::sched::getScalarForm(Operation *op) {
       })
       .Case<math::ExpOp>([](auto) {
         return ScalarForm{Kind::Call, "normc_exp"};
+      })
+      .Case<math::RoundEvenOp>([](auto) {
+        return ScalarForm{Kind::Call, "normc_roundeven"};
       })
       .Default([](Operation *) { return std::nullopt; });
 }

@@ -226,8 +226,8 @@ LogicalResult normc::sched::verifyScalarOp(Operation *op, Type accumulate) {
   for (Type t : op->getResultTypes()) {
     // Only a rounding makes a quantized type (to store it); only a comparison,
     // i1.
-    bool quantized =
-        hasElementRole(t, ElementType::Quantized) && isa<arith::TruncFOp>(op);
+    bool quantized = hasElementRole(t, ElementType::Quantized) &&
+                     isa<arith::TruncFOp, arith::FPToSIOp>(op);
     bool flag = t.isInteger(1) && isa<arith::CmpFOp>(op);
     if (!hasElementRole(t, ElementType::Accumulate) && !t.isInteger(32) &&
         !quantized && !flag)
@@ -241,7 +241,8 @@ LogicalResult normc::sched::verifyScalarOp(Operation *op, Type accumulate) {
     return op->emitOpError("cannot be emitted as CUDA");
   if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
           arith::MinimumFOp, arith::MaximumFOp, arith::SelectOp, math::SqrtOp,
-          math::RsqrtOp, math::ExpOp, math::AbsFOp, arith::SIToFPOp>(op) &&
+          math::RsqrtOp, math::ExpOp, math::RoundEvenOp, math::AbsFOp,
+          arith::SIToFPOp>(op) &&
       op->getResultTypes().front() != accumulate)
     return op->emitOpError("computes in ")
            << op->getResultTypes().front() << ", but the kernel accumulates in "

@@ -31,9 +31,10 @@ constexpr int64_t kMinGroup = 16, kMaxGroup = 1024;
 /// G when `value` is a [rows, ceil(d / G)] value per group of G features (a
 /// grouped norm.amax, or a norm.map of one), else nullopt.
 std::optional<int64_t> groupSizeOf(mlir::Value value);
-/// The largest finite value of a float type (448 for f8E4M3FN): what an
-/// fp8 output saturates to and divides its amax by.
-double largestFinite(mlir::Type floatType);
+/// The largest finite value of an element type of the table (448 for
+/// f8E4M3FN, 127 for i8): what a quantized output saturates to and divides
+/// its amax by.
+double largestFinite(mlir::Type type);
 } // namespace normc::norm
 
 #endif // NORMC_DIALECT_NORM_IR_NORMOPS_H

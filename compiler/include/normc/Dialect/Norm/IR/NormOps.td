@@ -239,12 +239,13 @@ def Norm_AmaxOp : Norm_Op<"amax", [Pure]> {
 }
 
 def Norm_QuantizeOp : Norm_Op<"quantize", [Pure]> {
-  let summary = "q = round_fp8(y / s): an fp8 output with its scale";
+  let summary = "q = round(y / s): an fp8 or int8 output with its scale";
   let description = [{
     The division runs in the operands' element type (the accumulate type);
     the quotient is rounded to nearest even into the result's fp8 type,
-    saturating to its largest finite value (infinities too); NaN stays
-    NaN. `scale` has one element per row, one (`tensor<1x...>`) for all
+    saturating to its largest finite value (infinities too), NaN staying
+    NaN; or into an integer type (i8), clamped to its range, NaN becoming
+    0. `scale` has one element per row, one (`tensor<1x...>`) for all
     rows (a static scale), or with `group(G)` one per row and group of G
     features ([rows, ceil(d / G)]).
 
