@@ -270,3 +270,20 @@ norm.spec @block_scale_of_another_group {
   %q = norm.quantize %x scale %a group(32) : (tensor<?x64xf32>, tensor<?x4xf32>) -> tensor<?x64xf8E4M3FN>
   norm.output "y", %q : tensor<?x64xf8E4M3FN>
 }
+
+// -----
+
+// A body that reads a value from outside it: the lowering and the
+// derivative rebuild a body from its arguments alone.
+norm.spec @map_captures_a_value {
+  %x = norm.input "x" : tensor<?x8xf32>
+  %c = arith.constant 2.0 : f32
+  %h = norm.map %x : (tensor<?x8xf32>) -> tensor<?x8xf32> {
+  ^bb0(%a: f32):
+    // expected-error @+1 {{uses a value defined outside its norm.map body; a body reads only its arguments}}
+    %p = arith.mulf %a, %c : f32
+    norm.yield %p : f32
+  }
+  norm.output "y", %h : tensor<?x8xf32>
+}
+

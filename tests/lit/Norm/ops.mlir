@@ -90,6 +90,7 @@ norm.spec @generic {
 // CHECK:         %[[A:.*]] = norm.amax %[[Y]] : tensor<?x16xf32> -> tensor<?xf32>
 // CHECK:         norm.quantize %[[Y]] scale %{{.*}} : (tensor<?x16xf32>, tensor<?xf32>) -> tensor<?x16xf8E4M3FN>
 // CHECK:         norm.quantize %[[Y]] scale %{{.*}} : (tensor<?x16xf32>, tensor<1xf32>) -> tensor<?x16xf8E5M2>
+// CHECK:         norm.quantize %[[Y]] scale %{{.*}} : (tensor<?x16xf32>, tensor<?xf32>) -> tensor<?x16xi8>
 norm.spec @rms_fp8 {
   %x = norm.input "x" : tensor<?x16xbf16>
   %one = norm.input "scale" : tensor<1xf32>
@@ -99,8 +100,10 @@ norm.spec @rms_fp8 {
   %a = norm.amax %y : tensor<?x16xf32> -> tensor<?xf32>
   %q = norm.quantize %y scale %a : (tensor<?x16xf32>, tensor<?xf32>) -> tensor<?x16xf8E4M3FN>
   %q2 = norm.quantize %y scale %one : (tensor<?x16xf32>, tensor<1xf32>) -> tensor<?x16xf8E5M2>
+  %q3 = norm.quantize %y scale %a : (tensor<?x16xf32>, tensor<?xf32>) -> tensor<?x16xi8>
   norm.output "y", %q : tensor<?x16xf8E4M3FN>
   norm.output "y2", %q2 : tensor<?x16xf8E5M2>
+  norm.output "y3", %q3 : tensor<?x16xi8>
   norm.output "amax", %a : tensor<?xf32>
 }
 

@@ -266,6 +266,11 @@ LogicalResult MapOp::verify() {
     if (!scalar || op.getNumRegions() != 0)
       return op.emitOpError("cannot be part of a norm.map body (arith and "
                             "math scalar ops and norm.count only)");
+    // The lowering and the derivative clone a body from its arguments.
+    for (Value operand : op.getOperands())
+      if (operand.getParentBlock() != &body)
+        return op.emitOpError("uses a value defined outside its norm.map "
+                              "body; a body reads only its arguments");
   }
   return success();
 }
