@@ -44,8 +44,9 @@ options:
   --arch=sm_XX          GPU architecture for ptx and cubin (default sm_90)
   --cols=D              specialize for hidden size D (specs only); without
                         it the kernel takes d at run time
-  --backward            the backward (dx, dresidual, dgamma, dbeta) instead
-                        of the forward, for every stage (specs only)
+  --backward            the backward (dx, dresidual, dgamma, dbeta, a gate's
+                        dz) instead of the forward, for every stage (specs
+                        only)
   --saved-stats         backward: read the forward's saved mean and rstd
   --dresidual-out       backward, with residual_add: also read the gradient
                         arriving at residual_out
