@@ -226,7 +226,7 @@ TEST(Signature, TheIrAcceptsATypeForTheTablesRoles) {
                               ElementType::Accumulate));
   EXPECT_EQ(elementTypesWithRole(ElementType::Storage | ElementType::Quantized,
                                  &ElementType::mlirName),
-            "f32, f16, bf16, f8E4M3FN or f8E5M2");
+            "f32, f16, bf16, f8E4M3FN, f8E5M2 or i8");
   EXPECT_EQ(elementTypesWithRole(ElementType::Accumulate),
             "f64, f32, f16 or bf16");
 }
