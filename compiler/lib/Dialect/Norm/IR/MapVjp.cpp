@@ -159,7 +159,8 @@ LogicalResult MapOp::buildVjp(VjpBuilder &vjp) {
   if (auto f = getFraction())
     fraction = f->convertToDouble();
 
-  for (auto [index, operand] : llvm::enumerate(getOperands())) {
+  for (unsigned index = 0, e = getNumOperands(); index < e; ++index) {
+    Value operand = getOperand(index);
     auto type = cast<RankedTensorType>(operand.getType());
     if (type.getRank() == 1 && !ShapedType::isDynamic(type.getDimSize(0)) &&
         !isa_and_nonnull<ParamOp>(operand.getDefiningOp()))
