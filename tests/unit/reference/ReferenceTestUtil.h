@@ -43,7 +43,7 @@ save_stats = true
 struct Rows {
   std::vector<double> x, residual, gamma, beta;
   int64_t d = 0;
-  std::vector<double> z; // a gate's second input, [rows, d]
+  std::vector<double> z{}; // a gate's second input, [rows, d]
 };
 
 inline Outputs evaluateRows(const dsl::Spec &spec, const Rows &rows) {
