@@ -24,6 +24,8 @@ constexpr Spelling<QuantizeScale> kScales[] = {
     {QuantizeScale::Row, "row"},
     {QuantizeScale::Block, "block"},
     {QuantizeScale::Static, "static"}};
+constexpr Spelling<Method> kMethods[] = {
+    {Method::Moments, "moments"}, {Method::Tanh, "tanh"}, {Method::Erf, "erf"}};
 constexpr Spelling<Variance> kVariances[] = {{Variance::Biased, "biased"},
                                              {Variance::Unbiased, "unbiased"}};
 constexpr Spelling<EpsilonPlacement> kPlacements[] = {
@@ -59,6 +61,7 @@ std::optional<E> parse(const Spelling<E> (&table)[N], std::string_view text) {
 
 std::string_view toString(DType t) { return t.elementType().name; }
 std::string_view toString(QuantizeScale s) { return spell(kScales, s); }
+std::string_view toString(Method m) { return spell(kMethods, m); }
 std::string_view toString(Variance v) { return spell(kVariances, v); }
 std::string_view toString(EpsilonPlacement p) { return spell(kPlacements, p); }
 std::string_view toString(NormalizedRounding r) { return spell(kRoundings, r); }
@@ -164,13 +167,20 @@ std::string Spec::canonical() const {
 
   line("name", tomlString(name.value));
   out += "\n[statistics]\n";
-  line("center", tomlBool(center.value));
-  line("scale", tomlBool(scale.value));
-  line("fraction", tomlFloat(fraction.value));
-  line("variance", str(variance.value));
-  out += "\n[epsilon]\n";
-  line("value", tomlFloat(epsilon.value));
-  line("placement", str(placement.value));
+  // Without statistics their keys and epsilon mean nothing (a spec may not
+  // give them); with them the method is not written, so the specs of
+  // statistics keep their text.
+  if (!hasStatistics()) {
+    line("method", str(method.value));
+  } else {
+    line("center", tomlBool(center.value));
+    line("scale", tomlBool(scale.value));
+    line("fraction", tomlFloat(fraction.value));
+    line("variance", str(variance.value));
+    out += "\n[epsilon]\n";
+    line("value", tomlFloat(epsilon.value));
+    line("placement", str(placement.value));
+  }
   out += "\n[affine]\n";
   line("gain", tomlBool(gain.value));
   line("gain_offset", tomlFloat(gainOffset.value));

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 namespace normc::dsl::detail {
 
@@ -99,6 +100,25 @@ void checkSpec(const Spec &spec, std::vector<Diagnostic> &diags) {
           "'block' applies only with scale = "
           "\"block\", but the scale is \"" +
               std::string(toString(spec.quantizeScale.value)) + "\"");
+
+  // Dynamic Tanh and Derf have no statistics (docs/spec.md, "Dynamic Tanh
+  // and Derf"): the keys that shape them mean nothing.
+  if (!spec.hasStatistics()) {
+    const std::string method =
+        "method = \"" + std::string(toString(spec.method.value)) + "\"";
+    if (spec.center.value)
+      error(spec.center.loc, "'center' must be absent or false with " + method +
+                                 " (there is no mean)");
+    for (auto [loc, key] : {std::pair{&spec.scale.loc, "'scale'"},
+                            {&spec.fraction.loc, "'fraction'"},
+                            {&spec.variance.loc, "'variance'"},
+                            {&spec.epsilon.loc, "[epsilon] 'value'"},
+                            {&spec.placement.loc, "[epsilon] 'placement'"},
+                            {&spec.saveStats.loc, "'save_stats'"}})
+      if (loc->line != 0)
+        error(*loc, std::string(key) + " applies only to statistics, but " +
+                        method + " computes none");
+  }
 
   // A gate (docs/spec.md, "Gates").
   if (!spec.gated() && spec.gateActivation.loc.line != 0)

@@ -184,7 +184,8 @@ private:
   void reportMissingKeys(const TableSchema &schema, const toml::table *table,
                          const SourceLoc &loc) {
     for (const KeySchema &k : schema.keys)
-      if (k.required && (!table || !table->contains(k.name)))
+      if (k.required && k.required(spec) &&
+          (!table || !table->contains(k.name)))
         error(loc, "missing required key " + quoted(k.name) + " in [" +
                        std::string(schema.name) + "]");
   }

@@ -14,6 +14,8 @@ namespace normc::dsl::detail {
 static bool isFraction(double v) { return v > 0 && v <= 1; }
 static bool isEpsilon(double v) { return std::isfinite(v) && v >= 0; }
 static bool isFinite(double v) { return std::isfinite(v); }
+// `center` says which of steps 2-4 run, so only statistics need it.
+static bool needsStatistics(const Spec &spec) { return spec.hasStatistics(); }
 static bool isQuantizeBlock(double v) {
   for (double block = 16; block <= 1024; block *= 2)
     if (v == block)
@@ -27,7 +29,10 @@ const std::vector<TableSchema> &specTables() {
       dtypesWithRole(ElementType::Storage);
   static const std::vector<TableSchema> tables = {
       {"statistics",
-       {{"center", &Spec::center, /*required=*/true},
+       {{"method",
+         EnumKey<Method>{&Spec::method,
+                         {Method::Moments, Method::Tanh, Method::Erf}}},
+        {"center", &Spec::center, needsStatistics},
         {"scale", &Spec::scale},
         {"fraction", NumberKey{&Spec::fraction, "in (0, 1]", isFraction}},
         {"variance",

@@ -35,7 +35,7 @@ template <typename E, typename Field = E> struct EnumKey {
 };
 
 using KeyKind =
-    std::variant<BoolKey, NumberKey, EnumKey<Variance>,
+    std::variant<BoolKey, NumberKey, EnumKey<Method>, EnumKey<Variance>,
                  EnumKey<EpsilonPlacement>, EnumKey<NormalizedRounding>,
                  EnumKey<DType>, EnumKey<DType, std::optional<DType>>,
                  EnumKey<QuantizeScale>, EnumKey<Gate>,
@@ -44,7 +44,9 @@ using KeyKind =
 struct KeySchema {
   std::string_view name;
   KeyKind kind;
-  bool required = false;
+  /// Whether a spec must give the key, given the keys read before the
+  /// table ended (null: never).
+  bool (*required)(const Spec &) = nullptr;
 };
 
 struct TableSchema {

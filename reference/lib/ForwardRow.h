@@ -31,7 +31,13 @@ void readRow(const dsl::Spec &spec, const Inputs &in, int64_t row, double *h);
 void gateBefore(const dsl::Spec &spec, const Inputs &in, int64_t row,
                 const double *h, double *normalized);
 
-/// A row's statistics from its first k features (steps 2 to 4).
+/// n of Dynamic Tanh or Derf (docs/spec.md): tanh(alpha h) or
+/// erf(alpha h + shift), and its derivative dn/du at u = alpha h (+ shift).
+double squash(const dsl::Spec &spec, const Inputs &in, double h);
+double squashSlope(const dsl::Spec &spec, const Inputs &in, double h);
+
+/// A row's statistics from its first k features (steps 2 to 4); none (mean
+/// 0, r 1) without statistics.
 struct RowStats {
   double mean = 0;     // 0 when not centered
   double s = 0;        // the (centered) second moment; 0 without scale

@@ -28,7 +28,9 @@ Gradients evaluateGradient(const dsl::Spec &spec, const GradientInputs &in) {
                   function, "dresidualOut needs residual_add");
 
   const int64_t d = fwd.d;
-  const bool center = spec.center.value, scaled = spec.scale.value;
+  const bool statistics = spec.hasStatistics();
+  const bool center = statistics && spec.center.value,
+             scaled = statistics && spec.scale.value;
   const bool gain = spec.gain.value, bias = spec.bias.value;
   const bool inside = spec.placement.value == dsl::EpsilonPlacement::InsideSqrt;
   std::vector<CompensatedSum> dgamma(gain ? d : 0), dgammaScale(gain ? d : 0),
@@ -47,21 +49,30 @@ Gradients evaluateGradient(const dsl::Spec &spec, const GradientInputs &in) {
     out.dz.resize(fwd.rows * d);
     out.dzScale.resize(fwd.rows * d);
   }
-  std::vector<double> stored(d), h(d), g(d), dev(d), dyGated(d);
+  // n, dn/dh and (without statistics) dn/du of each feature of the row.
+  std::vector<double> stored(d), h(d), g(d), dev(d), dyGated(d), n(d), dndh(d),
+      slope(d);
+  CompensatedSum dalpha, dalphaScale, dshift, dshiftScale;
   for (int64_t row = 0; row < fwd.rows; ++row) {
     detail::readRow(spec, fwd, row, stored.data());
     detail::gateBefore(spec, fwd, row, stored.data(), h.data());
     const detail::RowStats st = detail::rowStats(spec, h.data(), k);
     const double r = st.rstd;
+    for (int64_t i = 0; i < d; ++i) {
+      n[i] =
+          statistics ? (h[i] - st.mean) * r : detail::squash(spec, fwd, h[i]);
+      slope[i] = statistics ? 0 : detail::squashSlope(spec, fwd, h[i]);
+      dndh[i] = statistics ? r : *fwd.alpha * slope[i];
+    }
     const double *z = spec.gated() ? fwd.z + row * fwd.zStride : nullptr;
     // What reaches u = n G + b: dy, times act(z) with a gate after it.
     const double *dy = in.dy + row * dyStride;
     if (gatedAfter) {
       for (int64_t i = 0; i < d; ++i) {
         dyGated[i] = dy[i] * gateActivation(activation, z[i]);
-        double n = (h[i] - st.mean) * r;
-        double u = (gain ? (spec.gainOffset.value + fwd.gamma[i]) * n : n) +
-                   (bias ? fwd.beta[i] : 0);
+        double u =
+            (gain ? (spec.gainOffset.value + fwd.gamma[i]) * n[i] : n[i]) +
+            (bias ? fwd.beta[i] : 0);
         double term = dy[i] * u * gateActivationSlope(activation, z[i]);
         out.dz[row * d + i] = term;
         out.dzScale[row * d + i] = std::fabs(term);
@@ -81,12 +92,24 @@ Gradients evaluateGradient(const dsl::Spec &spec, const GradientInputs &in) {
       sumAbsGDev.add(std::fabs(g[i] * dev[i]));
       if (i < k)
         sumDev.add(dev[i]);
+      if (!statistics) {
+        // dL/du = g squash'(u); u = alpha h (+ shift).
+        double du = g[i] * slope[i];
+        dalpha.add(du * h[i]);
+        dalphaScale.add(std::fabs(du * h[i]));
+        dshift.add(du);
+        dshiftScale.add(std::fabs(du));
+      }
       if (gain) {
-        double dyn = dy[i] * (dev[i] * r);
+        double dyn = dy[i] * n[i];
         dgamma[i].add(dyn);
         dgammaScale[i].add(std::fabs(dyn));
+        // The rounding of mu (of alpha h without statistics) in f32.
+        double rounding = statistics
+                              ? (std::fabs(h[i]) + std::fabs(st.mean)) * r
+                              : std::fabs(*fwd.alpha * h[i]) * slope[i];
         dgammaConditioning[i].add(std::ldexp(1.0, -23) * std::fabs(dy[i]) *
-                                  (std::fabs(h[i]) + std::fabs(st.mean)) * r);
+                                  rounding);
       }
       if (bias) {
         dbeta[i].add(dy[i]);
@@ -112,8 +135,8 @@ Gradients evaluateGradient(const dsl::Spec &spec, const GradientInputs &in) {
     const double *dh = in.dresidualOut ? in.dresidualOut + row * d : nullptr;
     const double kd = static_cast<double>(k);
     for (int64_t i = 0; i < d; ++i) {
-      double v = g[i] * r;
-      double m = std::fabs(g[i] * r);
+      double v = g[i] * dndh[i];
+      double m = std::fabs(g[i] * dndh[i]);
       if (i < k && scaled) {
         v += ds * 2 * dev[i] / D;
         m += std::fabs(drds) * 2 / D * std::fabs(dev[i]) * sumAbsGDev.value();
@@ -151,6 +174,14 @@ Gradients evaluateGradient(const dsl::Spec &spec, const GradientInputs &in) {
   out.dgammaConditioning = values(dgammaConditioning);
   out.dbeta = values(dbeta);
   out.dbetaScale = values(dbetaScale);
+  if (!statistics) {
+    out.dalpha = {dalpha.value()};
+    out.dalphaScale = {dalphaScale.value()};
+  }
+  if (spec.method.value == dsl::Method::Erf) {
+    out.dshift = {dshift.value()};
+    out.dshiftScale = {dshiftScale.value()};
+  }
   return out;
 }
 

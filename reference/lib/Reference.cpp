@@ -41,6 +41,10 @@ void checkInputs(const dsl::Spec &spec, const Inputs &in,
   }
   check(!spec.gain.value || in.gamma != nullptr, "gamma is required by gain");
   check(!spec.bias.value || in.beta != nullptr, "beta is required by bias");
+  check(spec.hasStatistics() || in.alpha != nullptr,
+        "alpha is required by method tanh or erf");
+  check(spec.method.value != dsl::Method::Erf || in.shift != nullptr,
+        "shift is required by method erf");
   if (spec.gated()) {
     check(in.z != nullptr, "z is required by a gate");
     check(in.zStride >= in.d, "zStride must be >= d");
@@ -74,8 +78,28 @@ void readRow(const dsl::Spec &spec, const Inputs &in, int64_t row, double *h) {
     h[i] = roundTo(spec.residualType(), x[i] + r[i]);
 }
 
+static double squashed(const dsl::Spec &spec, const Inputs &in, double h) {
+  return spec.method.value == dsl::Method::Erf ? *in.alpha * h + *in.shift
+                                               : *in.alpha * h;
+}
+
+double squash(const dsl::Spec &spec, const Inputs &in, double h) {
+  double u = squashed(spec, in, h);
+  return spec.method.value == dsl::Method::Erf ? std::erf(u) : std::tanh(u);
+}
+
+double squashSlope(const dsl::Spec &spec, const Inputs &in, double h) {
+  double u = squashed(spec, in, h);
+  if (spec.method.value == dsl::Method::Erf)
+    return 2 / std::sqrt(M_PI) * std::exp(-u * u);
+  double t = std::tanh(u);
+  return 1 - t * t;
+}
+
 RowStats rowStats(const dsl::Spec &spec, const double *h, int64_t k) {
   RowStats st;
+  if (!spec.hasStatistics())
+    return st;
   st.divisor = spec.variance.value == dsl::Variance::Unbiased ? k - 1 : k;
   if (spec.center.value) {
     CompensatedSum sum;
@@ -159,12 +183,20 @@ Outputs evaluate(const dsl::Spec &spec, const Inputs &in) {
 
     const std::optional<dsl::DType> rounded = spec.normalizedType();
     for (int64_t i = 0; i < d; ++i) {
-      double v = (h[i] - st.mean) * st.rstd;
+      const bool statistics = spec.hasStatistics();
+      double v = statistics ? (h[i] - st.mean) * st.rstd
+                            : detail::squash(spec, in, h[i]);
       const double g =
           spec.gain.value ? spec.gainOffset.value + in.gamma[i] : 1;
-      const double muRounding = std::ldexp(1.0, -23) *
-                                (std::fabs(h[i]) + std::fabs(st.mean)) *
-                                st.rstd;
+      // With statistics, the rounding of mu; without, that of alpha h in
+      // f32 through tanh or erf, and of its shift.
+      const double muRounding =
+          statistics ? std::ldexp(1.0, -23) *
+                           (std::fabs(h[i]) + std::fabs(st.mean)) * st.rstd
+                     : std::ldexp(1.0, -23) *
+                           (std::fabs(*in.alpha * h[i]) +
+                            (in.shift ? std::fabs(*in.shift) : 0)) *
+                           detail::squashSlope(spec, in, h[i]);
       double flip = 0;
       if (rounded) {
         // An f32 evaluation of n is off by a few of its ulps (and by the

@@ -92,7 +92,7 @@ bool refusedForSharedMemory(const std::string &note) {
 /// evaluation of the forward and of the backward on them.
 struct Case {
   int64_t rows = 0, d = 0;
-  std::vector<double> x, r, z, gamma, beta, dy;
+  std::vector<double> x, r, z, gamma, beta, alpha, shift, dy;
   reference::Outputs ref;
   reference::Gradients gradRef;
 
@@ -110,6 +110,8 @@ struct Case {
     set("z", z);
     set("gamma", gamma);
     set("beta", beta);
+    set("alpha", alpha);
+    set("shift", shift);
     set("dy", dy);
     return in;
   }
@@ -129,6 +131,10 @@ Case makeCase(const dsl::Spec &spec, int64_t rows, int64_t d, uint64_t seed) {
     c.gamma = draw(rng, d, spec.params.value, 1, 0.1);
   if (spec.bias.value)
     c.beta = draw(rng, d, spec.params.value, 0, 0.1);
+  if (!spec.hasStatistics())
+    c.alpha = draw(rng, 1, spec.params.value, 0.5, 0.1);
+  if (spec.method.value == dsl::Method::Erf)
+    c.shift = draw(rng, 1, spec.params.value, 0, 0.1);
   c.dy = draw(rng, rows * d, spec.output.value, 0, 1);
   reference::Inputs in;
   in.x = c.x.data();
@@ -136,6 +142,8 @@ Case makeCase(const dsl::Spec &spec, int64_t rows, int64_t d, uint64_t seed) {
   in.gamma = c.gamma.empty() ? nullptr : c.gamma.data();
   in.beta = c.beta.empty() ? nullptr : c.beta.data();
   in.z = c.z.empty() ? nullptr : c.z.data();
+  in.alpha = c.alpha.empty() ? nullptr : c.alpha.data();
+  in.shift = c.shift.empty() ? nullptr : c.shift.data();
   in.rows = rows;
   in.d = d;
   in.xStride = in.residualStride = in.zStride = d;
@@ -176,11 +184,7 @@ double checkForward(const Norm &norm, const dsl::Spec &spec, const Case &c,
 
 /// The worst gradient error of a backward's outputs (docs/numerics.md).
 double worstGradient(const dsl::Spec &spec, const reference::Gradients &ref,
-                     const std::vector<double> &dx,
-                     const std::vector<double> &dresidual,
-                     const std::vector<double> &dgamma,
-                     const std::vector<double> &dbeta,
-                     const std::vector<double> &dz) {
+                     const RunOutputs &out) {
   double worst = 0;
   auto dxWorst = [&](const std::vector<double> &v, dsl::DType type,
                      const std::vector<double> &want,
@@ -189,20 +193,25 @@ double worstGradient(const dsl::Spec &spec, const reference::Gradients &ref,
       worst = std::max(
           worst, reference::dxErrorFraction(v[i], want[i], scale[i], type));
   };
-  dxWorst(dx, spec.input.value, ref.dx, ref.dxScale);
+  dxWorst(out["dx"], spec.input.value, ref.dx, ref.dxScale);
   if (spec.residualAdd.value)
-    dxWorst(dresidual, spec.residualType(), ref.dx, ref.dxScale);
+    dxWorst(out["dresidual"], spec.residualType(), ref.dx, ref.dxScale);
   if (spec.gated())
-    dxWorst(dz, spec.input.value, ref.dz, ref.dzScale);
-  for (size_t i = 0; i < ref.dgamma.size(); ++i)
-    worst = std::max(worst, reference::paramGradErrorFraction(
-                                dgamma[i], ref.dgamma[i], ref.dgammaScale[i],
-                                reference::paramGradType(spec),
-                                ref.dgammaConditioning[i]));
-  for (size_t i = 0; i < ref.dbeta.size(); ++i)
-    worst = std::max(worst, reference::paramGradErrorFraction(
-                                dbeta[i], ref.dbeta[i], ref.dbetaScale[i],
-                                reference::paramGradType(spec)));
+    dxWorst(out["dz"], spec.input.value, ref.dz, ref.dzScale);
+  auto paramWorst = [&](const char *name, const std::vector<double> &want,
+                        const std::vector<double> &scale,
+                        const std::vector<double> &conditioning) {
+    const std::vector<double> &got = out[name];
+    for (size_t i = 0; i < want.size(); ++i)
+      worst = std::max(worst, reference::paramGradErrorFraction(
+                                  got[i], want[i], scale[i],
+                                  reference::paramGradType(spec),
+                                  conditioning.empty() ? 0 : conditioning[i]));
+  };
+  paramWorst("dgamma", ref.dgamma, ref.dgammaScale, ref.dgammaConditioning);
+  paramWorst("dbeta", ref.dbeta, ref.dbetaScale, {});
+  paramWorst("dalpha", ref.dalpha, ref.dalphaScale, {});
+  paramWorst("dshift", ref.dshift, ref.dshiftScale, {});
   return worst;
 }
 
@@ -225,16 +234,16 @@ double checkBackward(const Norm &norm, const dsl::Spec &spec, const Case &c,
   std::vector<double> firstBits;
   for (int run = 0; run < 2; ++run) {
     RunOutputs out = runOnDevice(norm, program, in, schedule ? *schedule : "");
-    std::vector<double> dgamma = out["dgamma"], dbeta = out["dbeta"];
-    worst = std::max(worst,
-                     worstGradient(spec, c.gradRef, out["dx"], out["dresidual"],
-                                   dgamma, dbeta, out["dz"]));
-    dgamma.insert(dgamma.end(), dbeta.begin(), dbeta.end());
+    worst = std::max(worst, worstGradient(spec, c.gradRef, out));
+    // The sums over rows, which must be the same bits every run.
+    std::vector<double> dgamma;
+    for (const char *name : {"dgamma", "dbeta", "dalpha", "dshift"})
+      dgamma.insert(dgamma.end(), out[name].begin(), out[name].end());
     if (run == 0)
       firstBits = dgamma;
     else if (std::memcmp(firstBits.data(), dgamma.data(),
                          dgamma.size() * sizeof(double)) != 0)
-      note = "dgamma/dbeta differ between two runs";
+      note = "the parameters' gradients differ between two runs";
   }
   return worst;
 }

@@ -159,7 +159,8 @@ bool checkAgainstReference(const dsl::Spec &spec, bool backward,
   const double *x = in.get("x"), *residual = in.get("residual"),
                *gamma = in.get("gamma"), *beta = in.get("beta"),
                *dy = in.get("dy"), *dresidualOut = in.get("dresidual_out"),
-               *z = in.get("z");
+               *z = in.get("z"), *alpha = in.get("alpha"),
+               *shift = in.get("shift");
   size_t cells = size_t(rows) * size_t(d);
   std::vector<double> rx = rounded(x, cells, spec.input.value),
                       rr = rounded(residual, cells, spec.residualType()),
@@ -167,13 +168,17 @@ bool checkAgainstReference(const dsl::Spec &spec, bool backward,
                       rb = rounded(beta, d, spec.params.value),
                       rdy = rounded(dy, cells, spec.output.value),
                       rdh = rounded(dresidualOut, cells, spec.residualType()),
-                      rz = rounded(z, cells, spec.input.value);
+                      rz = rounded(z, cells, spec.input.value),
+                      ralpha = rounded(alpha, 1, spec.params.value),
+                      rshift = rounded(shift, 1, spec.params.value);
   reference::Inputs refIn;
   refIn.x = rx.data();
   refIn.residual = residual ? rr.data() : nullptr;
   refIn.gamma = gamma ? rg.data() : nullptr;
   refIn.beta = beta ? rb.data() : nullptr;
   refIn.z = z ? rz.data() : nullptr;
+  refIn.alpha = alpha ? ralpha.data() : nullptr;
+  refIn.shift = shift ? rshift.data() : nullptr;
   refIn.rows = rows;
   refIn.d = d;
   refIn.xStride = refIn.residualStride = refIn.zStride = d;
@@ -218,6 +223,12 @@ bool checkAgainstReference(const dsl::Spec &spec, bool backward,
     if (spec.bias.value)
       kept &=
           paramReport("dbeta", result["dbeta"], ref.dbeta, ref.dbetaScale, {});
+    if (!ref.dalpha.empty())
+      kept &= paramReport("dalpha", result["dalpha"], ref.dalpha,
+                          ref.dalphaScale, {});
+    if (!ref.dshift.empty())
+      kept &= paramReport("dshift", result["dshift"], ref.dshift,
+                          ref.dshiftScale, {});
   } else {
     reference::Outputs ref = reference::evaluate(spec, refIn);
     if (spec.quantized())

@@ -36,6 +36,10 @@ private:
   /// (docs/spec.md, "Gates"): a norm.map, differentiated like any other.
   Value gate(Value v, Value z, Type element);
 
+  /// n = tanh(alpha * h) or erf(alpha * h + shift) elementwise, in the
+  /// accumulate type (docs/spec.md, "Dynamic Tanh and Derf").
+  Value squash(Value h, Value alpha, Value shift);
+
   Type elementType(dsl::DType t) {
     return getElementTypeNamed(&ctx, dsl::toString(t));
   }
@@ -87,6 +91,20 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> fixedD) {
   if (spec.bias.value)
     beta = norm::ParamOp::create(b, loc(spec.bias.loc),
                                  featuresOf(spec.params.value), "beta");
+  // Dynamic Tanh's alpha and Derf's shift: scalars in the params type.
+  Value alpha, shift;
+  auto scalarOf = [&](dsl::DType t) {
+    return RankedTensorType::get({1}, elementType(t));
+  };
+  if (!spec.hasStatistics()) {
+    alpha = norm::ParamOp::create(b, loc(spec.method.loc),
+                                  scalarOf(spec.params.value), "alpha",
+                                  /*scalar=*/true);
+    if (spec.method.value == dsl::Method::Erf)
+      shift = norm::ParamOp::create(b, loc(spec.method.loc),
+                                    scalarOf(spec.params.value), "shift",
+                                    /*scalar=*/true);
+  }
   Value staticScale;
   if (spec.quantized() &&
       spec.quantizeScale.value == dsl::QuantizeScale::Static)
@@ -104,17 +122,19 @@ OwningOpRef<ModuleOp> SpecBuilder::build(std::optional<int64_t> fixedD) {
   Value normalized = h;
   if (spec.gate.value == dsl::Gate::Before)
     normalized = gate(h, z, acc);
+  if (alpha)
+    normalized = squash(normalized, alpha, shift);
   auto fraction = b.getF64FloatAttr(spec.fraction.value);
   Value mean, rstd;
   // A corrected mean (two passes): rows whose mean is large against their
   // spread keep their accuracy (docs/numerics.md). A 16-bit accumulate has
   // too few bits for the second pass to gain any.
   bool corrected = acc.isF32() || acc.isF64();
-  if (spec.center.value)
+  if (spec.hasStatistics() && spec.center.value)
     mean = norm::MeanOp::create(b, loc(spec.center.loc), stats, normalized,
                                 fraction,
                                 corrected ? b.getUnitAttr() : UnitAttr());
-  if (spec.scale.value) {
+  if (spec.hasStatistics() && spec.scale.value) {
     auto variance = norm::VarianceAttr::get(
         &ctx, spec.variance.value == dsl::Variance::Unbiased
                   ? norm::Variance::unbiased
@@ -201,6 +221,38 @@ Value SpecBuilder::gate(Value v, Value z, Type element) {
   Value x = norm::buildConvert(b, at, vElement, acc);
   Value product = arith::MulFOp::create(b, at, x, act);
   norm::YieldOp::create(b, at, norm::buildConvert(b, at, product, element));
+  return map;
+}
+
+Value SpecBuilder::squash(Value h, Value alpha, Value shift) {
+  Location at = loc(spec.method.loc);
+  Type acc = elementType(spec.accumulate.value);
+  auto rows = cast<RankedTensorType>(h.getType());
+  SmallVector<Value> scalars = {alpha};
+  if (shift)
+    scalars.push_back(shift);
+  auto map =
+      norm::MapOp::create(b, at, RankedTensorType::get(rows.getShape(), acc),
+                          ValueRange{h}, scalars, FloatAttr());
+  Block &body = map.getBody().emplaceBlock();
+  Value hElement = body.addArgument(rows.getElementType(), at);
+  SmallVector<Value> scalarElements;
+  for (Value v : scalars)
+    scalarElements.push_back(body.addArgument(
+        cast<RankedTensorType>(v.getType()).getElementType(), at));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&body);
+  Value x = norm::buildConvert(b, at, hElement, acc);
+  Value a = norm::buildConvert(b, at, scalarElements[0], acc);
+  Value u = arith::MulFOp::create(b, at, a, x);
+  Value n;
+  if (shift) {
+    Value s = norm::buildConvert(b, at, scalarElements[1], acc);
+    n = math::ErfOp::create(b, at, arith::AddFOp::create(b, at, u, s));
+  } else {
+    n = math::TanhOp::create(b, at, u);
+  }
+  norm::YieldOp::create(b, at, n);
   return map;
 }
 

@@ -9,7 +9,7 @@ norm.spec @no_y {
 
 // -----
 
-// expected-error @+1 {{computes no statistics to differentiate}}
+// expected-error @+1 {{computes neither statistics nor a normalization to differentiate}}
 norm.spec @no_statistics {
   %x = norm.input "x" : tensor<?x8xf32>
   norm.output "y", %x : tensor<?x8xf32>

@@ -28,12 +28,35 @@ norm.spec @negative_epsilon {
 
 // -----
 
+// A stored row is not normalized; a map's row may be (Dynamic Tanh's
+// tanh(alpha h)).
 norm.spec @nothing_to_normalize {
-  %x = norm.input "x" : tensor<?x8xf32>
+  %x = norm.input "x" : tensor<?x8xbf16>
   %g = norm.param "gamma" : tensor<8xf32>
-  // expected-error @+1 {{needs a mean or an rstd}}
-  %y = norm.normalize %x gain %g : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+  // expected-error @+1 {{needs a mean or an rstd, or an input a norm.map normalized: a row it reads as it is would not be normalized}}
+  %y = norm.normalize %x gain %g : (tensor<?x8xbf16>, tensor<8xf32>) -> tensor<?x8xf32>
   norm.output "y", %y : tensor<?x8xf32>
+}
+
+// -----
+
+norm.spec @scalar_of_many {
+  %x = norm.input "x" : tensor<?x8xf32>
+  // expected-error @+1 {{is scalar, so its type must be 'tensor<1xf32>', got 'tensor<8xf32>'}}
+  %a = norm.param "alpha" scalar : tensor<8xf32>
+  %r = norm.fill %x value 1.0 : tensor<?x8xf32> -> tensor<?xf32>
+  %y = norm.normalize %x rstd %r : (tensor<?x8xf32>, tensor<?xf32>) -> tensor<?x8xf32>
+  norm.output "y", %y : tensor<?x8xf32>
+}
+
+// -----
+
+norm.spec @scalar_sum_of_many {
+  %x = norm.input "x" : tensor<?x8xf32>
+  %r = norm.fill %x value 1.0 : tensor<?x8xf32> -> tensor<?xf32>
+  // expected-error @+1 {{of a per-row operand is one value, a 'tensor<1xf32>'; got 'tensor<8xf32>'}}
+  %s = norm.sum_rows %r : tensor<?xf32> -> tensor<8xf32>
+  norm.output "dalpha", %s : tensor<8xf32>
 }
 
 // -----

@@ -214,8 +214,8 @@ sched.kernel @b accumulate(f32) {
 // -----
 sched.kernel @scalar_of_another_type accumulate(f32) {
   %s = sched.buffer "s" : !sched.scalar<f32>
-  // expected-error @+1 {{reads a scalar of 'f32' as 'f64'}}
-  %v = sched.load_scalar %s : !sched.scalar<f32> -> f64
+  // expected-error @+1 {{reads a scalar of 'f32' as 'bf16'}}
+  %v = sched.load_scalar %s : !sched.scalar<f32> -> bf16
 }
 
 // -----

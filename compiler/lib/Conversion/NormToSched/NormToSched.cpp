@@ -47,11 +47,13 @@ FailureOr<Type> findAccumulateType(norm::SpecOp spec) {
       ok = merge(
           &op,
           cast<RankedTensorType>(op.getResult(0).getType()).getElementType());
+    else if (auto normalize = dyn_cast<norm::NormalizeOp>(op))
+      ok = merge(&op, normalize.getAccumulateType());
     if (failed(ok))
       return failure();
   }
   if (!acc)
-    return spec.emitOpError("computes no statistics");
+    return spec.emitOpError("computes neither statistics nor a normalization");
   return acc;
 }
 
@@ -169,8 +171,10 @@ LogicalResult SpecLowering::lower() {
           sched::BufferOp::create(b, in.getLoc(), type, in.getName());
       map.map(in.getResult(), buffer);
     } else if (auto param = dyn_cast<norm::ParamOp>(op)) {
-      auto type =
-          sched::FeaturesType::get(ctx, param.getType().getElementType());
+      Type element = param.getType().getElementType();
+      Type type = param.getScalar()
+                      ? Type(sched::ScalarType::get(ctx, element))
+                      : Type(sched::FeaturesType::get(ctx, element));
       map.map(param.getResult(), sched::BufferOp::create(
                                      b, param.getLoc(), type, param.getName()));
     }
@@ -178,7 +182,8 @@ LogicalResult SpecLowering::lower() {
   for (auto out : body.getOps<norm::OutputOp>()) {
     if (auto sum = out.getValue().getDefiningOp<norm::SumRowsOp>()) {
       // Written by the next kernel; this one writes per-block partials.
-      Type element = sum.getInput().getType().getElementType();
+      Type element =
+          cast<RankedTensorType>(sum.getInput().getType()).getElementType();
       if (!rowSums.empty() &&
           sched::getElementType(rowSums.front().first.getType()) != element)
         return sum.emitOpError("sums over rows in ")
@@ -243,8 +248,16 @@ void SpecLowering::buildFinishKernel(sched::KernelOp kernel) {
         b, out.getLoc(), written.getType(),
         written.getDefiningOp<sched::BufferOp>().getName()));
   for (auto &[written, out] : rowSums) {
-    auto type = sched::FeaturesType::get(
-        ctx, cast<RankedTensorType>(out.getValue().getType()).getElementType());
+    Type element =
+        cast<RankedTensorType>(out.getValue().getType()).getElementType();
+    // A scalar parameter's gradient: the sum of a per-row value.
+    bool scalar = cast<RankedTensorType>(out.getValue()
+                                             .getDefiningOp<norm::SumRowsOp>()
+                                             .getInput()
+                                             .getType())
+                      .getRank() == 1;
+    Type type = scalar ? Type(sched::ScalarType::get(ctx, element))
+                       : Type(sched::FeaturesType::get(ctx, element));
     dests.push_back(
         sched::BufferOp::create(b, out.getLoc(), type, out.getName()));
   }
@@ -272,8 +285,16 @@ LogicalResult SpecLowering::lowerOp(Operation &op) {
             norm::ResidualAddOp, norm::MeanOp, norm::MomentOp, norm::RstdOp,
             norm::NormalizeOp, norm::AmaxOp, norm::QuantizeOp, norm::FillOp,
             norm::ConvertOp>([&](auto op) { return lower(op); })
-      // Parameters stay buffers, read per chunk.
-      .Case<norm::ParamOp>([](auto) { return success(); })
+      .Case<norm::ParamOp>([&](norm::ParamOp param) {
+        // Per-feature parameters stay buffers, read per chunk; a scalar is
+        // loaded once.
+        if (param.getScalar())
+          map.map(param.getResult(),
+                  sched::LoadScalarOp::create(b, param.getLoc(),
+                                              param.getType().getElementType(),
+                                              map.lookup(param.getResult())));
+        return success();
+      })
       .Default([](Operation *op) {
         return op->emitOpError("has no lowering to the sched dialect");
       });
@@ -310,10 +331,16 @@ LogicalResult SpecLowering::lower(norm::ReduceOp reduce) {
 LogicalResult SpecLowering::lower(norm::SumRowsOp sum) {
   Location loc = sum.getLoc();
   Value partials = map.lookup(sum.getResult());
+  if (cast<RankedTensorType>(sum.getInput().getType()).getRank() == 1) {
+    sched::ReduceStatRowsOp::create(b, loc, map.lookup(sum.getInput()),
+                                    partials);
+    return success();
+  }
   auto rowsSum = sched::ReduceRowsOp::create(
       b, loc, ValueRange{map.lookup(sum.getInput())}, partials);
   Block &body = rowsSum.getBody().emplaceBlock();
-  Value term = body.addArgument(sum.getInput().getType().getElementType(), loc);
+  Value term = body.addArgument(
+      cast<RankedTensorType>(sum.getInput().getType()).getElementType(), loc);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&body);
   sched::YieldOp::create(b, loc, term);

@@ -416,7 +416,8 @@ LogicalResult KernelLowering::lower() {
       /*partial_rows=*/nullptr);
   // Reproducible sums over rows: a fixed number of partial rows.
   if (rowKernel.getReproducible() &&
-      !rowKernel.getBody().getOps<ReduceRowsOp>().empty())
+      llvm::any_of(rowKernel.getBody().front(),
+                   llvm::IsaPred<ReduceRowsOp, ReduceStatRowsOp>))
     kernel.setPartialRows(normc::kReproduciblePartialRows);
   Block &body = kernel.getBody().emplaceBlock();
   // The same buffers, in the same order: the kernel's arguments.
@@ -453,11 +454,14 @@ void KernelLowering::lowerSumPartials(ArrayRef<Operation *> sums) {
   for (Operation *op : sums) {
     auto sum = cast<SumPartialsOp>(op);
     Location loc = sum.getLoc();
-    Value total = SumColumnOp::create(b, loc, kernel.getAccumulate(),
-                                      sum.getPartials(), sum.getCompensated());
+    // A scalar's partials are in column 0.
+    bool scalar = isa<ScalarType>(sum.getDest().getType());
+    Value total =
+        SumColumnOp::create(b, loc, kernel.getAccumulate(), sum.getPartials(),
+                            sum.getCompensated(), scalar);
     // The accumulate type may be wider, narrower or as wide as the stored one.
     total = normc::norm::buildConvert(b, loc, total,
-                                      sum.getDest().getType().getElementType());
+                                      getElementType(sum.getDest().getType()));
     StoreFeatureOp::create(b, loc, total, sum.getDest());
   }
 }
@@ -515,6 +519,16 @@ LogicalResult KernelLowering::lowerRows(ArrayRef<Operation *> program) {
       storeGroups(storeGroup);
     } else if (auto rowsSum = dyn_cast<ReduceRowsOp>(op)) {
       reduceRows(rowsSum);
+    } else if (auto statSum = dyn_cast<ReduceStatRowsOp>(op)) {
+      // Zeroed before the first row, added to by every row.
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(rowLoop);
+        ClearPartialOp::create(b, statSum.getLoc(), statSum.getPartials());
+      }
+      AddPartialOp::create(b, statSum.getLoc(),
+                           scalars.lookupOrDefault(statSum.getValue()),
+                           statSum.getPartials());
     } else if (auto stat = dyn_cast<StoreStatOp>(op)) {
       b.clone(*stat, scalars);
     } else if (op->getNumRegions() == 0) {

@@ -142,6 +142,8 @@ private:
   LogicalResult print(ForFeaturesOp op);
   void print(SumColumnOp op);
   void print(StoreFeatureOp op);
+  void print(ClearPartialOp op);
+  void print(AddPartialOp op);
   void print(SharedClusterSlotOp op);
   void print(ClusterWriteOp op);
   void print(ClusterSumOp op);
@@ -762,25 +764,47 @@ LogicalResult KernelEmitter::print(ForFeaturesOp op) {
 void KernelEmitter::print(SumColumnOp op) {
   std::string partials = bufferName(op.getPartials());
   std::string t = fresh('s');
+  // A scalar's partials are column 0, which only feature 0's thread adds.
+  std::string column = op.getFirst() ? "0" : "f";
+  std::string rows = op.getFirst() ? "(f == 0 ? rows : 0)" : "rows";
   os << "// Every partial row (one per block of the kernel before), in "
         "order.\n";
   os << typeName(acc) << " " << t << " = " << literal(acc, 0.0) << ";\n";
   if (op.getCompensated()) {
     os << typeName(acc) << " " << t << "_carry = " << literal(acc, 0.0)
        << ";\n";
-    os << "for (long long b = 0; b < rows; ++b)\n";
+    os << "for (long long b = 0; b < " << rows << "; ++b)\n";
     os << "  normc_add_compensated(" << t << ", " << t << "_carry, " << partials
-       << "[b * d + f]);\n";
+       << "[b * d + " << column << "]);\n";
     os << t << " = normc_compensated_total(" << t << ", " << t << "_carry);\n";
   } else {
-    os << "for (long long b = 0; b < rows; ++b)\n";
-    os << "  " << t << " += " << partials << "[b * d + f];\n";
+    os << "for (long long b = 0; b < " << rows << "; ++b)\n";
+    os << "  " << t << " += " << partials << "[b * d + " << column << "];\n";
   }
   names[op] = t;
 }
 
 void KernelEmitter::print(StoreFeatureOp op) {
-  os << bufferName(op.getDest()) << "[f] = " << names[op.getValue()] << ";\n";
+  if (isa<ScalarType>(op.getDest().getType()))
+    os << "if (f == 0)\n  " << bufferName(op.getDest()) << "[0] = ";
+  else
+    os << bufferName(op.getDest()) << "[f] = ";
+  os << names[op.getValue()] << ";\n";
+}
+
+void KernelEmitter::print(ClearPartialOp op) {
+  os << "if (lane_in_row == 0)\n";
+  os << "  " << bufferName(op.getPartials())
+     << "_row[0] = " << literal(getElementType(op.getPartials().getType()), 0.0)
+     << ";\n";
+}
+
+void KernelEmitter::print(AddPartialOp op) {
+  // A cluster's blocks all hold the row's value; its first block adds it.
+  os << "if (row < rows && lane_in_row == 0"
+     << (clustered() ? " && normc_cluster_rank() == 0" : "") << ")\n";
+  os << "  " << bufferName(op.getPartials())
+     << "_row[0] += " << names[op.getValue()] << ";\n";
 }
 
 LogicalResult KernelEmitter::printScalar(Operation &op) {
@@ -850,9 +874,10 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
             LoadChunkOp, ReadKeptOp, KeepOp, AsyncKeepOp, StoreChunkOp,
             AccumulatorOp, ReadAccumulatorOp, WarpSumOp, ScratchWriteOp,
             ScratchSumOp, LoadStatOp, LoadScalarOp, StoreStatOp,
-            StorePartialsOp, SumColumnOp, StoreFeatureOp, ClearGroupOp,
-            ReadGroupOp, StoreGroupOp, SharedClusterSlotOp, ClusterWriteOp,
-            ClusterSumOp, SharedTilesOp, TreeTotalOp>([&](auto op) {
+            StorePartialsOp, SumColumnOp, StoreFeatureOp, ClearPartialOp,
+            AddPartialOp, ClearGroupOp, ReadGroupOp, StoreGroupOp,
+            SharedClusterSlotOp, ClusterWriteOp, ClusterSumOp, SharedTilesOp,
+            TreeTotalOp>([&](auto op) {
         print(op);
         return success();
       })

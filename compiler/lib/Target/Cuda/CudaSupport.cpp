@@ -247,6 +247,80 @@ template <typename T> __device__ __forceinline__ T normc_exp(T v) {
   return NORMC_CVT(T, normc_exp(NORMC_CVT(float, v)));
 }
 
+// tanh and erf, in the same way: double from correctly rounded operations
+// (and exact ones: copysign, ldexp), rounded once for the narrower types.
+// normc_expm1 is e^x - 1 without cancellation near 0: below ln2 / 2 in
+// magnitude its Taylor polynomial to x^14 (truncation below 2^-56).
+__device__ __forceinline__ double normc_expm1(double x) {
+  if (!(x > -0.34657359027997264 && x < 0.34657359027997264))
+    return normc_exp(x) - 1.0;
+  double p = 1.0 / 87178291200.0; // 1/14!
+  const double inverseFactorials[] = {
+      1.0 / 6227020800.0, 1.0 / 479001600.0, 1.0 / 39916800.0,
+      1.0 / 3628800.0,    1.0 / 362880.0,    1.0 / 40320.0,
+      1.0 / 5040.0,       1.0 / 720.0,       1.0 / 120.0,
+      1.0 / 24.0,         1.0 / 6.0,         0.5,
+      1.0};
+  for (double c : inverseFactorials)
+    p = p * x + c;
+  return p * x;
+}
+// tanh |x| = e / (e + 2) with e = expm1(2 |x|); 1 from |x| = 22 on (tanh 22
+// is 1 - 2^-62).
+__device__ __forceinline__ double normc_tanh(double x) {
+  if (x != x)
+    return x;
+  const double a = fabs(x);
+  double t = 1.0;
+  if (a < 22.0) {
+    const double e = normc_expm1(2.0 * a);
+    t = e / (e + 2.0);
+  }
+  return copysign(t, x);
+}
+// erf |x|: below 2.5 the series 2/sqrt(pi) e^(-x^2) sum x (2x^2)^n / (1 3 5
+// ... (2n + 1)), whose terms are all positive (no cancellation; at most 37
+// of them change the sum); from 2.5 on 1 - erfc, erfc by its continued
+// fraction e^(-x^2) / sqrt(pi) / (x + (1/2) / (x + 1 / (x + (3/2) / ...)))
+// to depth 30; 1 from 6 on. Within about 2^-49 of erf throughout.
+__device__ __forceinline__ double normc_erf(double x) {
+  if (x != x)
+    return x;
+  const double a = fabs(x);
+  double r = 1.0;
+  if (a < 2.5) {
+    const double aa = a * a;
+    const double twoAa = 2.0 * aa;
+    double term = a, sum = a;
+    for (int n = 1; n < 64; ++n) {
+      term = term * twoAa / (2.0 * n + 1.0);
+      const double next = sum + term;
+      if (next == sum)
+        break;
+      sum = next;
+    }
+    r = 1.1283791670955126 * normc_exp(-aa) * sum;
+  } else if (a < 6.0) {
+    double f = a;
+    for (int k = 30; k > 0; --k)
+      f = a + (0.5 * k) / f;
+    r = 1.0 - normc_exp(-(a * a)) / (1.7724538509055160 * f);
+  }
+  return copysign(r, x);
+}
+__device__ __forceinline__ float normc_tanh(float x) {
+  return static_cast<float>(normc_tanh(static_cast<double>(x)));
+}
+__device__ __forceinline__ float normc_erf(float x) {
+  return static_cast<float>(normc_erf(static_cast<double>(x)));
+}
+template <typename T> __device__ __forceinline__ T normc_tanh(T v) {
+  return NORMC_CVT(T, normc_tanh(NORMC_CVT(float, v)));
+}
+template <typename T> __device__ __forceinline__ T normc_erf(T v) {
+  return NORMC_CVT(T, normc_erf(NORMC_CVT(float, v)));
+}
+
 // Compensated summation: `carry` collects the exact rounding error of each
 // addition to `sum` (Knuth's TwoSum, without branches), so that a row whose
 // mean is large against its spread sums accurately. `sum` itself never sees

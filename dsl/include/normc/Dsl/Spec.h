@@ -55,6 +55,11 @@ inline constexpr DType DType::F4E2M1 = DType::of("f4e2m1");
 inline constexpr DType DType::F8E8M0 = DType::of("f8e8m0");
 inline constexpr DType DType::I8 = DType::of("i8");
 
+/// What n is (`[statistics] method`): the statistics of steps 2 to 4,
+/// tanh(alpha h) (Dynamic Tanh) or erf(alpha h + shift) (Derf), with alpha
+/// and shift learnable scalars and no statistics (docs/spec.md, "Dynamic
+/// Tanh and Derf").
+enum class Method { Moments, Tanh, Erf };
 enum class Variance { Biased, Unbiased };
 enum class EpsilonPlacement { InsideSqrt, OutsideSqrt };
 /// Where n = (h - mean) * rstd is rounded before the gain (affine.normalized):
@@ -74,6 +79,7 @@ enum class GateActivation { Silu, Sigmoid };
 
 /// Spelling used in specs: "f32", "f64", "f16", "bf16", "f8e4m3", ...
 std::string_view toString(DType t);
+std::string_view toString(Method m);
 std::string_view toString(Variance v);
 std::string_view toString(EpsilonPlacement p);
 std::string_view toString(NormalizedRounding r);
@@ -106,6 +112,9 @@ struct Spec {
   Located<std::string> name;
 
   // [statistics]
+  Located<Method> method{Method::Moments, {}};
+  /// Whether n comes from statistics (else from alpha and shift).
+  bool hasStatistics() const { return method.value == Method::Moments; }
   Located<bool> center{false, {}};
   Located<bool> scale{true, {}};
   Located<double> fraction{1.0, {}};

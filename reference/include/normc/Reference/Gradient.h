@@ -50,6 +50,9 @@ struct Gradients {
   /// [rows, d], iff spec.gated(): dL/dz, with the M of dx whose g is the
   /// gate's term.
   std::vector<double> dz, dzScale;
+  /// [1], with method tanh or erf (dshift: erf only): sums over every
+  /// element of dL/du * h and dL/du, u = alpha h (+ shift), with their M.
+  std::vector<double> dalpha, dalphaScale, dshift, dshiftScale;
 };
 
 /// Evaluates the backward row by row in double. With r the row's rstd,
@@ -63,7 +66,9 @@ struct Gradients {
 /// "Gates"): after the statistics, y = u act(z) with u = n G + b, so dy act(z)
 /// takes dy's place above and dz = dy u act'(z); before them, h' = h act(z)
 /// takes h's place, the dx above is dh', dx = dh' act(z) (+ dh) and
-/// dz = dh' h act'(z). Sums are compensated
+/// dz = dh' h act'(z). Without statistics (Dynamic Tanh, Derf), n =
+/// squash(u) with u = alpha h (+ shift): du = g squash'(u), dx = du alpha
+/// (+ dh), dalpha = sum du h, dshift = sum du. Sums are compensated
 /// (Neumaier). NaN and Inf propagate as in `evaluate`; with outside_sqrt
 /// and s = 0 the derivative does not exist and the row gets whatever the
 /// formula gives. rows = 0 gives empty dx and all-zero dgamma and dbeta.

@@ -26,6 +26,8 @@ struct Inputs {
   const double *beta = nullptr;     // [d], required iff spec.bias
   const double *z = nullptr;        // [rows, d], row stride zStride;
                                     // required iff spec.gated()
+  const double *alpha = nullptr;    // [1], required with method tanh or erf
+  const double *shift = nullptr;    // [1], required with method erf
   int64_t rows = 0, d = 0, xStride = 0, residualStride = 0, zStride = 0;
 };
 

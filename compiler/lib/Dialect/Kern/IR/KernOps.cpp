@@ -658,8 +658,15 @@ LogicalResult SumColumnOp::verify() {
   return verifyAccumulateType(*this, getType());
 }
 
+LogicalResult AddPartialOp::verify() {
+  if (getValue().getType() != getPartials().getType().getElementType())
+    return emitOpError("adds ") << getValue().getType() << " into partials of "
+                                << getPartials().getType().getElementType();
+  return success();
+}
+
 LogicalResult StoreFeatureOp::verify() {
-  if (getValue().getType() != getDest().getType().getElementType())
+  if (getValue().getType() != getElementType(getDest().getType()))
     return emitOpError("value of type ")
            << getValue().getType() << " cannot be stored into "
            << getDest().getType();

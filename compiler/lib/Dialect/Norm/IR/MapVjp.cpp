@@ -3,7 +3,8 @@
 // Reverse mode over the body's straight-line scalar code. Each operand
 // receives a map that recomputes the body from the operands' elements and
 // then carries the cotangent back through the body's ops, last op first, by
-// one rule per scalar op. Roundings (truncf, extf) are the identity
+// one rule per scalar op (add, sub, mul, div, exp, tanh, erf, sqrt, rsqrt,
+// select). Roundings (truncf, extf) are the identity
 // (docs/backward.md), so every adjoint is in the accumulate type.
 //
 //===----------------------------------------------------------------------===//
@@ -22,9 +23,9 @@ using namespace normc::norm;
 /// counts, comparisons).
 static bool hasRule(Operation &op) {
   return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
-             math::ExpOp, math::SqrtOp, math::RsqrtOp, arith::ExtFOp,
-             arith::TruncFOp, arith::SelectOp, arith::ConstantOp, arith::CmpFOp,
-             arith::SIToFPOp, CountOp>(op);
+             math::ExpOp, math::TanhOp, math::ErfOp, math::SqrtOp,
+             math::RsqrtOp, arith::ExtFOp, arith::TruncFOp, arith::SelectOp,
+             arith::ConstantOp, arith::CmpFOp, arith::SIToFPOp, CountOp>(op);
 }
 
 namespace {
@@ -98,6 +99,34 @@ void ReverseSweep::differentiate(Operation &op, Value dr) {
             arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, dr, zero);
         add(exp.getOperand(),
             arith::SelectOp::create(b, loc, none, zero, product));
+      })
+      .Case<math::TanhOp>([&](auto tanh) {
+        // r = tanh(a): a receives dr (1 - r^2), as 4 e / (1 + e)^2 with
+        // e = exp(-2 |a|): 1 - r^2 would lose all of its digits to
+        // cancellation where r rounds close to 1.
+        Value a = p(tanh.getOperand());
+        Value magnitude = math::AbsFOp::create(b, loc, a);
+        Value minusTwo = vjp.constant(loc, -2.0);
+        Value exponent = arith::MulFOp::create(b, loc, minusTwo, magnitude);
+        Value e = math::ExpOp::create(b, loc, exponent);
+        Value one = vjp.constant(loc, 1.0);
+        Value onePlusE = arith::AddFOp::create(b, loc, one, e);
+        Value square = arith::MulFOp::create(b, loc, onePlusE, onePlusE);
+        Value four = vjp.constant(loc, 4.0);
+        Value numerator = arith::MulFOp::create(b, loc, four, e);
+        Value slope = arith::DivFOp::create(b, loc, numerator, square);
+        add(tanh.getOperand(), arith::MulFOp::create(b, loc, dr, slope));
+      })
+      .Case<math::ErfOp>([&](auto erf) {
+        // r = erf(a): a receives dr 2 / sqrt(pi) exp(-a^2).
+        Value a = p(erf.getOperand());
+        Value aa = arith::MulFOp::create(b, loc, a, a);
+        Value zero = this->zero();
+        Value negated = arith::SubFOp::create(b, loc, zero, aa);
+        Value e = math::ExpOp::create(b, loc, negated);
+        Value twoOverRootPi = vjp.constant(loc, 1.1283791670955126);
+        Value slope = arith::MulFOp::create(b, loc, twoOverRootPi, e);
+        add(erf.getOperand(), arith::MulFOp::create(b, loc, dr, slope));
       })
       .Case<math::SqrtOp>([&](auto sqrt) {
         // r = sqrt(a): a receives dr / (2 r).

@@ -25,10 +25,15 @@ static LogicalResult verifyFraction(Operation *op, double fraction) {
   return success();
 }
 
-/// Whether `op` computes per-row values, whose one dimension is the rows.
+/// Whether `op` computes per-row values, whose one dimension is the rows
+/// (or one value for all rows: a scalar parameter).
 static bool isPerRow(Operation *op) {
   if (isa<MeanOp, MomentOp, RstdOp, FillOp, ConvertOp, ReduceOp>(op))
     return true;
+  if (auto param = dyn_cast<ParamOp>(op))
+    return param.getScalar();
+  if (auto sum = dyn_cast<SumRowsOp>(op)) // a scalar's gradient
+    return cast<RankedTensorType>(sum.getInput().getType()).getRank() == 1;
   if (auto amax = dyn_cast<AmaxOp>(op))
     return !amax.getGroup();
   if (auto map = dyn_cast<MapOp>(op))
@@ -124,20 +129,22 @@ LogicalResult RstdOp::verify() {
 
 Type NormalizeOp::getAccumulateType() {
   Value stat = getRstd() ? getRstd() : getMean();
-  return cast<RankedTensorType>(stat.getType()).getElementType();
+  return cast<RankedTensorType>(stat ? stat.getType() : getInput().getType())
+      .getElementType();
 }
 
 LogicalResult NormalizeOp::verify() {
-  if (!getMean() && !getRstd())
-    return emitOpError("needs a mean or an rstd: without either it would "
-                       "not normalize");
+  RankedTensorType in = getInput().getType();
+  if (!getMean() && !getRstd() && !getInput().getDefiningOp<MapOp>())
+    return emitOpError("needs a mean or an rstd, or an input a norm.map "
+                       "normalized: a row it reads as it is would not be "
+                       "normalized");
   if (getMean() && getRstd() && getMean().getType() != getRstd().getType())
     return emitOpError("mean and rstd must have the same type");
-  RankedTensorType in = getInput().getType();
-  Value stat = getRstd() ? getRstd() : getMean();
-  if (failed(verifyRowStats(*this, in, cast<RankedTensorType>(stat.getType()),
-                            "statistics")))
-    return failure();
+  if (Value stat = getRstd() ? getRstd() : getMean())
+    if (failed(verifyRowStats(*this, in, cast<RankedTensorType>(stat.getType()),
+                              "statistics")))
+      return failure();
   if (getType().getShape() != in.getShape())
     return emitOpError("result shape must match the input shape");
   for (Value param : {getGain(), getBias()}) {
@@ -288,6 +295,15 @@ LogicalResult ReduceOp::verify() {
   return verifyRowStats(*this, getInput().getType(), getType(), "result");
 }
 
+LogicalResult ParamOp::verify() {
+  auto type = cast<RankedTensorType>(getType());
+  if (getScalar() && type.getDimSize(0) != 1)
+    return emitOpError("is scalar, so its type must be ")
+           << RankedTensorType::get({1}, type.getElementType()) << ", got "
+           << type;
+  return success();
+}
+
 LogicalResult SumRowsOp::verify() {
   // The sum is finished by a kernel of its own, which stores it.
   if (!getResult().hasOneUse() ||
@@ -295,10 +311,18 @@ LogicalResult SumRowsOp::verify() {
     return emitOpError("result must be stored once (norm.output) and not "
                        "used otherwise: the sum over rows is finished by a "
                        "later kernel");
-  if (getInput().getType().getDimSize(1) != getType().getDimSize(0))
+  auto input = cast<RankedTensorType>(getInput().getType());
+  if (input.getRank() == 1) {
+    if (getType().getDimSize(0) != 1)
+      return emitOpError("of a per-row operand is one value, a ")
+             << RankedTensorType::get({1}, getType().getElementType())
+             << "; got " << getType();
+    return success();
+  }
+  if (input.getDimSize(1) != getType().getDimSize(0))
     return emitOpError("result has ")
            << getType().getDimSize(0) << " features, operand has "
-           << getInput().getType().getDimSize(1);
+           << input.getDimSize(1);
   return success();
 }
 

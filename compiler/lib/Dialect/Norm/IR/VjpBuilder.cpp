@@ -15,7 +15,7 @@ Value VjpBuilder::map(Location loc, ValueRange inputs, ValueRange stats,
   if (!element)
     element = acc;
   auto shapeOf = [](Value v) { return cast<RankedTensorType>(v.getType()); };
-  auto result = rows ? RankedTensorType::get(rowsShape, element)
+  auto result = rows ? RankedTensorType::get(rowsShape(), element)
                      : RankedTensorType::get(
                            {shapeOf(stats.front()).getDimSize(0)}, element);
   auto op = MapOp::create(

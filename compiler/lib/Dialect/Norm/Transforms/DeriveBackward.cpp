@@ -23,8 +23,11 @@ using namespace normc::norm;
 
 namespace {
 
-/// The accumulate type of a forward spec: that of its statistics.
+/// The accumulate type of a forward spec: that of its normalization, or of
+/// its statistics.
 Type accumulateTypeOf(SpecOp spec) {
+  for (auto normalize : spec.getBody().getOps<NormalizeOp>())
+    return normalize.getAccumulateType();
   for (Operation &op : spec.getBody().front())
     if (isa<MeanOp, MomentOp>(op))
       return cast<RankedTensorType>(op.getResult(0).getType()).getElementType();
@@ -98,12 +101,25 @@ Value BackwardBuilder::cotangent(Value v) {
         RankedTensorType::get(type.getShape(), accumulateType()),
         sum(loc, rowsTerms, true), builder().getF64FloatAttr(1.0)));
   Value total;
-  if (isa_and_nonnull<ParamOp>(v.getDefiningOp()))
+  auto param = dyn_cast_or_null<ParamOp>(v.getDefiningOp());
+  if (param && param.getScalar()) {
+    // Over the features of each row, then over the rows in the rows'
+    // accumulate type: a scalar's gradient, rounded once to its type.
+    auto perRow = [&](Type element) {
+      return RankedTensorType::get({rowsShape()[0]}, element);
+    };
+    Value rowSums = ReduceOp::create(builder(), loc, perRow(accumulateType()),
+                                     sum(loc, rowsTerms, true),
+                                     builder().getF64FloatAttr(1.0));
+    if (rowsAcc != accumulateType())
+      rowSums = ConvertOp::create(builder(), loc, perRow(rowsAcc), rowSums);
+    total = SumRowsOp::create(builder(), loc, type, rowSums);
+  } else if (param) {
     // Over the rows, in the rows' accumulate type: a parameter's gradient,
     // rounded once to its type.
     total = SumRowsOp::create(builder(), loc, type,
                               sum(loc, rowsTerms, true, rowsAcc));
-  else
+  } else
     total = sum(loc, same, type.getRank() == 2);
   done[v] = total;
   return total;
@@ -135,7 +151,9 @@ struct NormDeriveBackward
 LogicalResult NormDeriveBackward::derive(SpecOp forward) {
   Type acc = accumulateTypeOf(forward);
   if (!acc)
-    return forward.emitOpError("computes no statistics to differentiate");
+    return forward.emitOpError(
+        "computes neither statistics nor a normalization to "
+        "differentiate");
   Block &body = forward.getBody().front();
   // What the forward stores: `y`, `residual_out`, the saved statistics.
   llvm::StringMap<OutputOp> outputs;

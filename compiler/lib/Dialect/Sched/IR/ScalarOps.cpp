@@ -51,6 +51,12 @@ normc::sched::getScalarForm(Operation *op) {
       .Case<math::ExpOp>([](auto) {
         return ScalarForm{Kind::Call, "normc_exp"};
       })
+      .Case<math::TanhOp>([](auto) {
+        return ScalarForm{Kind::Call, "normc_tanh"};
+      })
+      .Case<math::ErfOp>([](auto) {
+        return ScalarForm{Kind::Call, "normc_erf"};
+      })
       .Case<math::RoundEvenOp>([](auto) {
         return ScalarForm{Kind::Call, "normc_roundeven"};
       })

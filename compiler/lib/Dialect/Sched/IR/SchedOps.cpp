@@ -476,6 +476,15 @@ LogicalResult normc::sched::verifyAccumulateType(Operation *op, Type t) {
   return success();
 }
 
+LogicalResult ReduceStatRowsOp::verify() {
+  // As sched.reduce_rows, the sum may run in a wider type than the row's.
+  if (getValue().getType() != getPartials().getType().getElementType())
+    return emitOpError("adds ")
+           << getValue().getType() << " values into partials of "
+           << getPartials().getType().getElementType();
+  return success();
+}
+
 LogicalResult SumPartialsOp::verify() {
   if (failed(verifyAccumulateType(*this,
                                   getPartials().getType().getElementType())))

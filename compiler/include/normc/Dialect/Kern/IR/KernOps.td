@@ -496,6 +496,34 @@ def Kern_StorePartialsOp : Kern_Op<"store_partials", [
   let hasVerifier = 1;
 }
 
+def Kern_ClearPartialOp : Kern_Op<"clear_partial", [HasParent<"KernelOp">]> {
+  let summary = "Zeroes column 0 of this row group's partials row";
+  let description = [{
+    Before the row loop, the first thread of each row group sets column 0
+    of its row of the partials (see kern.store_partials) to 0: where a
+    `kern.add_partial` sums a per-row scalar.
+  }];
+  let arguments = (ins Arg<Sched_PartialsType, "", [MemWrite]>:$partials);
+  let assemblyFormat = "$partials attr-dict `:` qualified(type($partials))";
+}
+
+def Kern_AddPartialOp : Kern_Op<"add_partial", [
+    HasParent<"ForRowGroupsOp">]> {
+  let summary = "Adds a per-row scalar to column 0 of the row group's partials";
+  let description = [{
+    `partials_row[0] += value` by the row's first thread (in a cluster, the
+    first block's), skipped for rows past the end: one thread adds its row
+    group's rows in order, so the sum is the same bits on every run.
+  }];
+  let arguments = (ins Normc_AccumulateElement:$value,
+                       Arg<Sched_PartialsType, "", [MemRead, MemWrite]>:$partials);
+  let assemblyFormat = [{
+    $value `,` $partials attr-dict `:` type($value) `,`
+    qualified(type($partials))
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // The fixed reduction tree of reproducible mode
 //===----------------------------------------------------------------------===//
@@ -590,13 +618,15 @@ def Kern_SumColumnOp : Kern_Op<"sum_column", [HasParent<"ForFeaturesOp">]> {
     Adds partials[b, f] for b = 0, 1, ... below the kernel's `rows`, in
     increasing b, in the accumulate type; `compensated` carries TwoSum's
     error terms and adds them once at the end. The same bits for the same
-    partials on every run.
+    partials on every run. With `first`, the column is 0, a per-row
+    scalar's (sched.reduce_stat_rows), added by the thread of feature 0
+    only; the others' result is 0.
   }];
   let arguments = (ins Arg<Sched_PartialsType, "", [MemRead]>:$partials,
-                       UnitAttr:$compensated);
+                       UnitAttr:$compensated, UnitAttr:$first);
   let results = (outs Normc_AccumulateElement:$result);
   let assemblyFormat = [{
-    $partials (`compensated` $compensated^)? attr-dict `:`
+    $partials (`compensated` $compensated^)? (`first` $first^)? attr-dict `:`
     qualified(type($partials)) `->` type($result)
   }];
   let hasVerifier = 1;
@@ -605,8 +635,12 @@ def Kern_SumColumnOp : Kern_Op<"sum_column", [HasParent<"ForFeaturesOp">]> {
 def Kern_StoreFeatureOp : Kern_Op<"store_feature", [
     HasParent<"ForFeaturesOp">]> {
   let summary = "Stores the current feature of a per-feature buffer";
+  let description = [{
+    Into a scalar buffer, the thread of feature 0 stores its one element.
+  }];
   let arguments = (ins AnyType:$value,
-                       Arg<Sched_FeaturesType, "", [MemWrite]>:$dest);
+                       Arg<AnyTypeOf<[Sched_FeaturesType, Sched_ScalarType]>,
+                           "", [MemWrite]>:$dest);
   let assemblyFormat = [{
     $value `,` $dest attr-dict `:` type($value) `,` qualified(type($dest))
   }];

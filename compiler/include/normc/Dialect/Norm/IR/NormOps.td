@@ -17,6 +17,8 @@ def Norm_AccRows : 2DTensorOf<[Normc_AccumulateElement]>;
 def Norm_AccFeatures : 1DTensorOf<[Normc_AccumulateElement]>;
 // What the statistics and the normalization read: stored rows, or rows a
 // norm.map computed (a gate's x * act(z), in the accumulate type).
+// One value for every row and feature: a scalar norm.param.
+def Norm_Scalar : 1DTensorOf<[Normc_StorageElement]>;
 def Norm_AnyRows : AnyTypeOf<[Norm_Rows, Norm_AccRows], "rows",
                               "::mlir::RankedTensorType">;
 // A quantized output (docs/fp8.md).
@@ -79,10 +81,21 @@ def Norm_InputOp : Norm_Op<"input"> {
 }
 
 def Norm_ParamOp : Norm_Op<"param"> {
-  let summary = "A per-feature parameter [d] (gamma, beta)";
-  let arguments = (ins StrAttr:$name);
+  let summary = "A per-feature parameter [d] (gamma, beta), or a scalar one";
+  let description = [{
+    A `scalar` parameter is one value for every row and feature, a
+    `tensor<1xT>` (Dynamic Tanh's alpha, Derf's shift): a norm.map reads it
+    among its per-row operands, and its gradient is a sum over every row
+    and feature.
+
+    ```mlir
+    %alpha = norm.param "alpha" scalar : tensor<1xbf16>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, UnitAttr:$scalar);
   let results = (outs Norm_Features:$result);
-  let assemblyFormat = "$name attr-dict `:` type($result)";
+  let assemblyFormat = "$name (`scalar` $scalar^)? attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 def Norm_ResidualAddOp : Norm_Op<"residual_add", [Pure, DeclareOpInterfaceMethods<Norm_VjpOpInterface>,
@@ -161,7 +174,9 @@ def Norm_NormalizeOp : Norm_Op<"normalize", [Pure, AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<Norm_VjpOpInterface>]> {
   let summary = "y = (h - mean) * rstd * (gain_offset + gain) + bias";
   let description = [{
-    Applied to all d features; each optional operand drops its term. The
+    Applied to all d features; each optional operand drops its term.
+    Without statistics the input is already normalized (a map computed it,
+    as Dynamic Tanh's tanh(alpha h)) and only the affine step remains. The
     arithmetic runs in the element type of the statistics (the accumulate
     type); the result is rounded to nearest-even into its storage type.
     With `rounded to T` (the spec's `affine.normalized`), n = (h - mean) *
@@ -297,7 +312,7 @@ def Norm_MapOp : Norm_Op<"map", [Pure, SingleBlock, AttrSizedOperandSegments,
     The body runs once per element of the result: its arguments are that
     element's value of each operand, `inputs` ([rows, d], or [d] broadcast
     over the rows) first, then `stats` ([rows], broadcast over the
-    features). The result is [rows, d], or per-row when there are no
+    features, or a scalar norm.param, the same for every element). The result is [rows, d], or per-row when there are no
     `inputs` and the result is 1-D. With `fraction` the body applies to the
     first k = max(1, floor(fraction * d)) features only and the result is 0
     for the others: how statistics of a feature range pass their gradient
@@ -307,7 +322,8 @@ def Norm_MapOp : Norm_Op<"map", [Pure, SingleBlock, AttrSizedOperandSegments,
     receives a map of the cotangent through the body's ops, by a rule per
     scalar op, roundings (`arith.truncf`, `arith.extf`) taken as the
     identity. A gate, `h * silu(z)` or `y * sigmoid(z)`, is a map, and so is
-    its gradient.
+    its gradient; so are Dynamic Tanh's `tanh(alpha * h)` and Derf's
+    `erf(alpha * h + shift)`, whose scalars receive sums over every element.
 
     ```mlir
     %g = norm.map %dy, %gamma stats(%r : tensor<?xf32>)
@@ -320,7 +336,8 @@ def Norm_MapOp : Norm_Op<"map", [Pure, SingleBlock, AttrSizedOperandSegments,
   }];
   let arguments = (ins
       Variadic<AnyTypeOf<[Norm_AccRows, Norm_AccFeatures]>>:$inputs,
-      Variadic<Norm_RowStats>:$stats, OptionalAttr<F64Attr>:$fraction);
+      Variadic<AnyTypeOf<[Norm_RowStats, Norm_Scalar]>>:$stats,
+      OptionalAttr<F64Attr>:$fraction);
   let results = (outs AnyTypeOf<[Norm_AccRows, Norm_RowStats]>:$result);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
@@ -367,9 +384,11 @@ def Norm_SumRowsOp : Norm_Op<"sum_rows", [Pure]> {
   let description = [{
     The gradient of a per-feature parameter: the sum runs in the operand's
     element type over every row, in an order fixed by the schedule, so the
-    result is the same bits from run to run.
+    result is the same bits from run to run. A per-row operand sums to one
+    value (`tensor<1xT>`): a scalar parameter's gradient, from the per-row
+    sums over its features.
   }];
-  let arguments = (ins Norm_AccRows:$input);
+  let arguments = (ins AnyTypeOf<[Norm_AccRows, Norm_RowStats]>:$input);
   let results = (outs Norm_Features:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;

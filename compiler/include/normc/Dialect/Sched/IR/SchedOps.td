@@ -107,7 +107,7 @@ def Sched_LoadStatOp : Sched_Op<"load_stat"> {
 def Sched_LoadScalarOp : Sched_Op<"load_scalar"> {
   let summary = "Reads the one element of a scalar buffer";
   let arguments = (ins Arg<Sched_ScalarType, "", [MemRead]>:$source);
-  let results = (outs Normc_AccumulateElement:$result);
+  let results = (outs Normc_StorageElement:$result);
   let assemblyFormat = [{
     $source attr-dict `:` qualified(type($source)) `->` type($result)
   }];
@@ -262,6 +262,31 @@ def Sched_ReduceRowsOp : Sched_Op<"reduce_rows", [HasParent<"KernelOp">,
   let hasVerifier = 1;
 }
 
+def Sched_ReduceStatRowsOp : Sched_Op<"reduce_stat_rows", [
+    HasParent<"KernelOp">]> {
+  let summary = "The sum of a per-row scalar over rows: one partial per block";
+  let description = [{
+    For the rows each row group of a block processes, the sum of `value`,
+    in the partials' element type, goes to column 0 of its row of
+    `partials` (the rest of the row is unused): added by one thread in
+    row order, so the partials, and the `sched.sum_partials` of them into
+    a scalar in a later kernel, are the same bits on every run of the same
+    grid, as `sched.reduce_rows`'s are. A scalar parameter's gradient
+    (Dynamic Tanh's dalpha), from the per-row sums over its features.
+
+    ```mlir
+    sched.reduce_stat_rows %s into %p : f32, !sched.partials<f32>
+    ```
+  }];
+  let arguments = (ins Normc_AccumulateElement:$value,
+                       Arg<Sched_PartialsType, "", [MemWrite]>:$partials);
+  let assemblyFormat = [{
+    $value `into` $partials attr-dict `:` type($value) `,`
+    qualified(type($partials))
+  }];
+  let hasVerifier = 1;
+}
+
 def Sched_SumPartialsOp : Sched_Op<"sum_partials", [HasParent<"KernelOp">]> {
   let summary = "out[i] = sum over the rows of partials, in order";
   let description = [{
@@ -270,10 +295,12 @@ def Sched_SumPartialsOp : Sched_Op<"sum_partials", [HasParent<"KernelOp">]> {
     feature adds the partial rows in increasing order (`compensated`: with
     TwoSum's error terms) and rounds once to the output's type; at the
     kernel level the threads' mapping is `kern.for_features` and the sum
-    `kern.sum_column`.
+    `kern.sum_column`. Into a scalar the sum is of column 0 (the partials
+    of a `sched.reduce_stat_rows`).
   }];
   let arguments = (ins Arg<Sched_PartialsType, "", [MemRead]>:$partials,
-                       Arg<Sched_FeaturesType, "", [MemWrite]>:$dest,
+                       Arg<AnyTypeOf<[Sched_FeaturesType, Sched_ScalarType]>,
+                           "", [MemWrite]>:$dest,
                        UnitAttr:$compensated);
   let assemblyFormat = [{
     $partials `into` $dest (`compensated` $compensated^)? attr-dict `:` qualified(type($partials)) `,`
