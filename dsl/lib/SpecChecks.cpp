@@ -113,11 +113,14 @@ void checkSpec(const Spec &spec, std::vector<Diagnostic> &diags) {
                             {&spec.fraction.loc, "'fraction'"},
                             {&spec.variance.loc, "'variance'"},
                             {&spec.epsilon.loc, "[epsilon] 'value'"},
-                            {&spec.placement.loc, "[epsilon] 'placement'"},
-                            {&spec.saveStats.loc, "'save_stats'"}})
+                            {&spec.placement.loc, "[epsilon] 'placement'"}})
       if (loc->line != 0)
         error(*loc, std::string(key) + " applies only to statistics, but " +
                         method + " computes none");
+    if (spec.saveStats.value)
+      error(spec.saveStats.loc, "'save_stats' applies only to statistics, "
+                                "but " +
+                                    method + " computes none");
   }
 
   // A gate (docs/spec.md, "Gates").

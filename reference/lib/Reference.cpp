@@ -210,8 +210,12 @@ Outputs evaluate(const dsl::Spec &spec, const Inputs &in) {
       double conditioning = (muRounding + flip) * std::fabs(g);
       if (spec.gain.value)
         v *= g;
-      if (spec.bias.value)
+      if (spec.bias.value) {
+        // n G + b in f32 rounds both; where they cancel, y keeps only
+        // their absolute error.
+        conditioning += std::ldexp(std::fabs(v) + std::fabs(in.beta[i]), -23);
         v += in.beta[i];
+      }
       if (gatedAfter) {
         double act = gateActivation(spec.gateActivation.value,
                                     in.z[row * in.zStride + i]);
@@ -243,13 +247,21 @@ Quantization quantization(const dsl::Spec &spec, const Outputs &out,
                 : d;
   for (int64_t row = 0; row < rows; ++row)
     for (int64_t first = 0; first < d; first += q.group) {
-      double amax = 0;
+      double amax = 0, conditioning = 0;
       for (int64_t i = first; i < std::min(d, first + q.group); ++i) {
         double m = std::fabs(out.y[row * d + i]);
         if (m > amax) // false for NaN
           amax = m;
+        // The element an evaluation takes for the amax may be another
+        // within its conditioning: the largest of them bounds either.
+        if (!out.yConditioning.empty())
+          conditioning = std::max(conditioning, out.yConditioning[row * d + i]);
       }
       q.amax.push_back(amax);
+      q.scaleConditioning.push_back(
+          spec.quantizeScale.value == dsl::QuantizeScale::Static
+              ? 0.0
+              : conditioning / dsl::largestFinite(spec.output.value));
       q.scale.push_back(
           spec.quantizeScale.value == dsl::QuantizeScale::Static ? staticScale
           : amax == 0                                            ? 1.0
@@ -258,11 +270,11 @@ Quantization quantization(const dsl::Spec &spec, const Outputs &out,
   return q;
 }
 
-double scaleErrorFraction(double got, double want) {
+double scaleErrorFraction(double got, double want, double conditioning) {
   double error = std::fabs(got - want);
   if (error == 0)
     return 0;
-  double bound = std::ldexp(std::fabs(want), -16);
+  double bound = std::ldexp(std::fabs(want), -16) + conditioning;
   return bound == 0 ? INFINITY : error / bound;
 }
 

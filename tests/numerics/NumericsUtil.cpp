@@ -50,6 +50,10 @@ CaseData test::makeCase(const dsl::Spec &spec, int64_t rows, int64_t d,
     c.gamma = draw(d, spec.params.value, 1.0, 0.1);
   if (spec.bias.value)
     c.beta = draw(d, spec.params.value, 0.0, 0.1);
+  if (!spec.hasStatistics())
+    c.alpha = draw(1, spec.params.value, 0.5, 0.1);
+  if (spec.method.value == dsl::Method::Erf)
+    c.shift = draw(1, spec.params.value, 0.0, 0.1);
   if (spec.quantized() &&
       spec.quantizeScale.value == dsl::QuantizeScale::Static)
     c.staticScale = {std::ldexp(1.0, -6)};
@@ -120,6 +124,8 @@ RunInputs test::inputsOf(const CaseData &data) {
       .set("z", ptr(data.z), data.xStride)
       .set("gamma", ptr(data.gamma))
       .set("beta", ptr(data.beta))
+      .set("alpha", ptr(data.alpha))
+      .set("shift", ptr(data.shift))
       .set("scale", ptr(data.staticScale));
   return in;
 }
@@ -144,10 +150,11 @@ static void gradeFp8(const dsl::Spec &spec, const CaseData &data,
     grade.scale = worstOf(got["amax"], want.amax, dsl::DType::F32, leeway);
   else
     for (size_t i = 0; i < want.scale.size(); ++i)
-      grade.scale =
-          std::max(grade.scale, reference::scaleErrorFraction(got["scale"][i],
-                                                              want.scale[i]) /
-                                    (leeway.roundoffRatio * leeway.depth));
+      grade.scale = std::max(
+          grade.scale, reference::scaleErrorFraction(
+                           got["scale"][i], want.scale[i],
+                           want.scaleConditioning[i] * leeway.roundoffRatio) /
+                           (leeway.roundoffRatio * leeway.depth));
   reference::Fp8Count count =
       reference::countFp8(spec.output.value, got["y"], ref, data.d,
                           isStatic ? std::vector<double>() : got["scale"],
@@ -167,6 +174,8 @@ Grade test::grade(const dsl::Spec &spec, const CaseData &data,
   refIn.gamma = in.get("gamma");
   refIn.beta = in.get("beta");
   refIn.z = in.get("z");
+  refIn.alpha = in.get("alpha");
+  refIn.shift = in.get("shift");
   refIn.rows = data.rows;
   refIn.d = data.d;
   refIn.xStride = refIn.residualStride = refIn.zStride = data.xStride;
@@ -237,14 +246,15 @@ RunInputs test::inputsOf(const CaseData &data, const GradientCase &grad) {
 }
 
 double GradientGrade::worst() const {
-  return std::max({dx, dresidual, dgamma, dbeta, dz});
+  return std::max({dx, dresidual, dgamma, dbeta, dz, dalpha, dshift});
 }
 
 std::string GradientGrade::str() const {
-  char text[160];
+  char text[200];
   std::snprintf(text, sizeof text,
-                "dx %.3g, dresidual %.3g, dgamma %.3g, dbeta %.3g, dz %.3g", dx,
-                dresidual, dgamma, dbeta, dz);
+                "dx %.3g, dresidual %.3g, dgamma %.3g, dbeta %.3g, dz %.3g, "
+                "dalpha %.3g, dshift %.3g",
+                dx, dresidual, dgamma, dbeta, dz, dalpha, dshift);
   return text;
 }
 
@@ -258,6 +268,8 @@ reference::Gradients test::referenceGradient(const dsl::Spec &spec,
   refIn.forward.gamma = in.get("gamma");
   refIn.forward.beta = in.get("beta");
   refIn.forward.z = in.get("z");
+  refIn.forward.alpha = in.get("alpha");
+  refIn.forward.shift = in.get("shift");
   refIn.forward.rows = data.rows;
   refIn.forward.d = data.d;
   refIn.forward.xStride = refIn.forward.residualStride = refIn.forward.zStride =
@@ -316,6 +328,10 @@ GradientGrade test::gradeGradient(const dsl::Spec &spec, const CaseData &data,
                      ref.dgammaConditioning);
   if (spec.bias.value)
     g.dbeta = param(got["dbeta"], ref.dbeta, ref.dbetaScale, {});
+  if (!ref.dalpha.empty())
+    g.dalpha = param(got["dalpha"], ref.dalpha, ref.dalphaScale, {});
+  if (!ref.dshift.empty())
+    g.dshift = param(got["dshift"], ref.dshift, ref.dshiftScale, {});
   return g;
 }
 

@@ -22,10 +22,17 @@ namespace normc::test {
 
 /// The shipped specs, and the d x rows matrix (with rotating lane orders)
 /// that the forward and the gradient suites run them over.
-inline constexpr const char *kShippedSpecs[] = {
-    "layernorm",         "llama_rmsnorm",        "gemma_rmsnorm",
-    "prmsnorm",          "t5_layernorm",         "fused_add_rmsnorm",
-    "partial_layernorm", "mamba2_gated_rmsnorm", "qwen3_next_gated_rmsnorm"};
+inline constexpr const char *kShippedSpecs[] = {"layernorm",
+                                                "llama_rmsnorm",
+                                                "gemma_rmsnorm",
+                                                "prmsnorm",
+                                                "t5_layernorm",
+                                                "fused_add_rmsnorm",
+                                                "partial_layernorm",
+                                                "mamba2_gated_rmsnorm",
+                                                "qwen3_next_gated_rmsnorm",
+                                                "dyt",
+                                                "derf"};
 inline constexpr int64_t kSuiteD[] = {1,    7,    64,    127,  1000,
                                       4096, 4097, 12288, 65536};
 inline constexpr int64_t kSuiteRows[] = {0, 1, 3, 257};
@@ -67,11 +74,13 @@ dsl::Spec loadShippedSpec(const std::string &name);
 struct CaseData {
   int64_t rows = 0, d = 0, xStride = 0;
   std::vector<double> x, residual, z, gamma, beta;
-  std::vector<double> staticScale; // [1], for an fp8 output's static scale
+  std::vector<double> alpha, shift; // [1], Dynamic Tanh's and Derf's
+  std::vector<double> staticScale;  // [1], for an fp8 output's static scale
 };
 
 /// x, residual ~ N(0, scale), a gate's z ~ N(0, 2), gamma ~ N(1, 0.1),
-/// beta ~ N(0, 0.1), rounded to the spec's types; rows of x, residual and z
+/// beta ~ N(0, 0.1), alpha ~ N(0.5, 0.1), shift ~ N(0, 0.1), rounded to
+/// the spec's types; rows of x, residual and z
 /// are `xStride` apart. A static
 /// fp8 scale is 2^-6 (a few values of E4M3 saturate).
 CaseData makeCase(const dsl::Spec &spec, int64_t rows, int64_t d, uint64_t seed,
@@ -145,7 +154,8 @@ reference::Gradients referenceGradient(const dsl::Spec &spec,
 
 /// Worst error fraction per gradient (docs/numerics.md).
 struct GradientGrade {
-  double dx = 0, dresidual = 0, dgamma = 0, dbeta = 0, dz = 0;
+  double dx = 0, dresidual = 0, dgamma = 0, dbeta = 0, dz = 0, dalpha = 0,
+         dshift = 0;
   double worst() const;
   std::string str() const;
 };

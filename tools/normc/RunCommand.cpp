@@ -127,7 +127,8 @@ bool reportQuantized(const dsl::Spec &spec, const RunOutputs &got,
     kept = reportForward("amax", got["amax"], want.amax, dsl::DType::F32);
   else
     kept = report("scale", got["scale"].size(), [&](size_t i) {
-      return reference::scaleErrorFraction(got["scale"][i], want.scale[i]);
+      return reference::scaleErrorFraction(got["scale"][i], want.scale[i],
+                                           want.scaleConditioning[i]);
     });
   reference::Fp8Count count =
       reference::countFp8(format, got["y"], ref, d,

@@ -170,3 +170,38 @@ norm.spec @gated {
   %y = norm.normalize %h rstd %r : (tensor<?x8xf32>, tensor<?xf32>) -> tensor<?x8xbf16>
   norm.output "y", %y : tensor<?x8xbf16>
 }
+
+// -----
+
+// Dynamic Tanh, y = gamma * tanh(alpha x): no statistics, so the normalize
+// only applies the gain. x receives g alpha tanh'(u) and the scalar alpha g x
+// tanh'(u), with tanh'(u) = 4 e / (1 + e)^2, e = exp(-2 |u|), which keeps
+// its digits where tanh(u) rounds to 1. alpha's [rows, d] terms are summed
+// over each row's features, then over the rows into its one value: dalpha.
+// CHECK-LABEL: norm.spec @dyt_backward
+// CHECK:         %[[X:.*]] = norm.input "x" : tensor<?x8xf32>
+// CHECK:         %[[A:.*]] = norm.param "alpha" scalar : tensor<1xbf16>
+// CHECK:         %[[G:.*]] = norm.map %{{.*}}, %{{.*}} :
+// CHECK:         %[[DX:.*]] = norm.map %[[X]], %[[G]] stats(%[[A]] : tensor<1xbf16>)
+// CHECK:           math.absf
+// CHECK:           math.exp
+// CHECK:           arith.divf
+// CHECK:         %[[DA:.*]] = norm.map %[[X]], %[[G]] stats(%[[A]] : tensor<1xbf16>)
+// CHECK:         norm.output "dx", %[[DX]]
+// CHECK:         %[[RS:.*]] = norm.reduce %[[DA]] fraction 1.0{{.*}} -> tensor<?xf32>
+// CHECK:         %[[SUM:.*]] = norm.sum_rows %[[RS]] : tensor<?xf32> -> tensor<1xbf16>
+// CHECK:         norm.output "dalpha", %[[SUM]] : tensor<1xbf16>
+norm.spec @dyt {
+  %x = norm.input "x" : tensor<?x8xf32>
+  %g = norm.param "gamma" : tensor<8xf32>
+  %a = norm.param "alpha" scalar : tensor<1xbf16>
+  %n = norm.map %x stats(%a : tensor<1xbf16>) : (tensor<?x8xf32>) -> tensor<?x8xf32> {
+  ^bb0(%v: f32, %s: bf16):
+    %w = arith.extf %s : bf16 to f32
+    %u = arith.mulf %w, %v : f32
+    %t = math.tanh %u : f32
+    norm.yield %t : f32
+  }
+  %y = norm.normalize %n gain %g : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+  norm.output "y", %y : tensor<?x8xf32>
+}

@@ -135,3 +135,27 @@ norm.spec @block_runtime_d {
   %a = norm.amax %x group(32) : tensor<?x?xf32> -> tensor<?x?xf32>
   norm.output "amax", %a : tensor<?x?xf32>
 }
+
+// A scalar parameter, read by a map among its per-row operands, and the
+// sum of a per-row value over the rows: one value.
+// CHECK-LABEL: norm.spec @derf
+// CHECK:         %[[S:.*]] = norm.param "shift" scalar : tensor<1xf32>
+// CHECK:         norm.map %{{.*}} stats(%[[S]] : tensor<1xf32>)
+// CHECK:           math.erf
+// CHECK:         norm.normalize %{{.*}} : (tensor<?x?xf32>) -> tensor<?x?xbf16>
+// CHECK:         norm.sum_rows %{{.*}} : tensor<?xf32> -> tensor<1xf32>
+norm.spec @derf {
+  %x = norm.input "x" : tensor<?x?xf32>
+  %s = norm.param "shift" scalar : tensor<1xf32>
+  %n = norm.map %x stats(%s : tensor<1xf32>) : (tensor<?x?xf32>) -> tensor<?x?xf32> {
+  ^bb0(%v: f32, %c: f32):
+    %u = arith.addf %v, %c : f32
+    %e = math.erf %u : f32
+    norm.yield %e : f32
+  }
+  %y = norm.normalize %n : (tensor<?x?xf32>) -> tensor<?x?xbf16>
+  norm.output "y", %y : tensor<?x?xbf16>
+  %r = norm.reduce %n fraction 1.0 : tensor<?x?xf32> -> tensor<?xf32>
+  %t = norm.sum_rows %r : tensor<?xf32> -> tensor<1xf32>
+  norm.output "dshift", %t : tensor<1xf32>
+}

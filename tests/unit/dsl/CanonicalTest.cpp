@@ -206,6 +206,28 @@ TEST(Canonical, GateKeysOnlyForGatedSpecs) {
                                "gate_activation = \"silu\"\n"));
 }
 
+// A spec without statistics names its method and none of the statistics'
+// keys or epsilon; one with them keeps its text whether it names the method.
+TEST(Canonical, MethodOnlyWithoutStatistics) {
+  std::string plain = canonicalOf(kMinimal);
+  EXPECT_EQ(plain, canonicalOf("name = \"n\"\n[statistics]\nmethod = "
+                               "\"moments\"\ncenter = true\n"));
+  EXPECT_EQ(plain.find("method"), std::string::npos);
+  std::string tanh =
+      canonicalOf("name = \"n\"\n[statistics]\nmethod = \"tanh\"\n");
+  EXPECT_NE(tanh.find("[statistics]\nmethod = \"tanh\"\n\n[affine]\n"),
+            std::string::npos)
+      << tanh;
+  for (const char *gone : {"center", "scale", "fraction", "[epsilon]"})
+    EXPECT_EQ(tanh.find(gone), std::string::npos) << gone;
+  EXPECT_EQ(tanh, canonicalOf("name = \"n\"\n[statistics]\nmethod = "
+                              "\"tanh\"\ncenter = false\n"));
+  std::string erf =
+      canonicalOf("name = \"n\"\n[statistics]\nmethod = \"erf\"\n");
+  EXPECT_NE(erf, tanh);
+  EXPECT_EQ(erf, canonicalOf(erf));
+}
+
 // Only a reproducible spec has [numerics]; writing the default out means
 // the same as leaving it out, and the table reads back.
 TEST(Canonical, NumericsTableOnlyForReproducibleSpecs) {

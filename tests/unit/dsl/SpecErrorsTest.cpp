@@ -329,6 +329,52 @@ TEST(SpecErrors, GateKeys) {
             Lines{});
 }
 
+// Dynamic Tanh and Derf have no statistics: center is not required, and
+// every key that shapes statistics is refused where it is written.
+TEST(SpecErrors, TanhAndErfTakeNoStatisticsKeys) {
+  auto method = [](std::string_view rest) {
+    return messages(parse("name = \"t\"\n[statistics]\nmethod = \"tanh\"\n" +
+                          std::string(rest)));
+  };
+  EXPECT_EQ(method(""), Lines{});
+  EXPECT_EQ(method("center = false\n"), Lines{});
+  EXPECT_EQ(method("center = true\n"),
+            Lines{"t.toml:4:10: error: 'center' must be absent or false with "
+                  "method = \"tanh\" (there is no mean)"});
+  EXPECT_EQ(method("scale = true\nfraction = 0.5\n"),
+            (Lines{"t.toml:4:9: error: 'scale' applies only to statistics, "
+                   "but method = \"tanh\" computes none",
+                   "t.toml:5:12: error: 'fraction' applies only to "
+                   "statistics, but method = \"tanh\" computes none"}));
+  EXPECT_EQ(method("variance = \"unbiased\"\n"),
+            Lines{"t.toml:4:12: error: 'variance' applies only to statistics, "
+                  "but method = \"tanh\" computes none"});
+  EXPECT_EQ(method("[fusion]\nsave_stats = false\n"), Lines{});
+  EXPECT_EQ(method("[epsilon]\nvalue = 1e-6\n[fusion]\nsave_stats = true\n"),
+            (Lines{"t.toml:5:9: error: [epsilon] 'value' applies only to "
+                   "statistics, but method = \"tanh\" computes none",
+                   "t.toml:7:14: error: 'save_stats' applies only to "
+                   "statistics, but method = \"tanh\" computes none"}));
+  EXPECT_EQ(messages(parse("name = \"t\"\n[statistics]\nmethod = \"erf\"\n"
+                           "[epsilon]\nplacement = \"outside_sqrt\"\n")),
+            Lines{"t.toml:5:13: error: [epsilon] 'placement' applies only to "
+                  "statistics, but method = \"erf\" computes none"});
+  EXPECT_EQ(messages(parse("name = \"t\"\n[statistics]\nmethod = \"cosh\"\n")),
+            (Lines{"t.toml:2:1: error: missing required key 'center' in "
+                   "[statistics]",
+                   "t.toml:3:10: error: 'method' must be one of \"moments\", "
+                   "\"tanh\", \"erf\", got \"cosh\""}));
+  // With statistics center stays required.
+  EXPECT_EQ(messages(parse("name = \"t\"\n[statistics]\nmethod = "
+                           "\"moments\"\n")),
+            Lines{"t.toml:2:1: error: missing required key 'center' in "
+                  "[statistics]"});
+  // Gates, quantized outputs and the residual stream combine with both.
+  EXPECT_EQ(method("[fusion]\ngate = \"before\"\nresidual_add = true\n"
+                   "[dtypes]\noutput = \"f8e4m3\"\n"),
+            Lines{});
+}
+
 TEST(SpecErrors, GainOffsetNeedsGain) {
   EXPECT_EQ(afterCenter("[affine]\ngain = false\ngain_offset = 1.0\n"),
             Lines{"t.toml:6:15: error: 'gain_offset' must be 0 when 'gain = "

@@ -23,10 +23,17 @@ using namespace normc;
 
 namespace {
 
-const char *const kShippedSpecs[] = {
-    "layernorm",         "llama_rmsnorm",        "gemma_rmsnorm",
-    "prmsnorm",          "t5_layernorm",         "fused_add_rmsnorm",
-    "partial_layernorm", "mamba2_gated_rmsnorm", "qwen3_next_gated_rmsnorm"};
+const char *const kShippedSpecs[] = {"layernorm",
+                                     "llama_rmsnorm",
+                                     "gemma_rmsnorm",
+                                     "prmsnorm",
+                                     "t5_layernorm",
+                                     "fused_add_rmsnorm",
+                                     "partial_layernorm",
+                                     "mamba2_gated_rmsnorm",
+                                     "qwen3_next_gated_rmsnorm",
+                                     "dyt",
+                                     "derf"};
 
 /// The PTX instructions whose result the CPU device would not reproduce.
 std::vector<std::string> inexactInstructions(const std::string &ptx) {

@@ -44,7 +44,8 @@ struct Outputs {
   std::vector<double> rstd;        // [rows], iff saveStats (1 without scale)
   /// [rows, d]: the second term of the bound for y (docs/numerics.md),
   /// 2^-23 (|h[i]| + |mu|) r |G[i]|, the rounding of mu to f32 that no f32
-  /// evaluation avoids (errorFraction's `conditioning`); with
+  /// evaluation avoids (errorFraction's `conditioning`), and with a bias
+  /// 2^-23 (|n G| + |b|), that of n G + b; with
   /// affine.normalized rounding n, plus |G[i]| times the distance to the
   /// other neighbour where n lies within an f32 evaluation's error of a
   /// midpoint of the type it is rounded to (and likewise for the y that
@@ -118,13 +119,19 @@ struct Quantization {
   int64_t group = 0;
   std::vector<double> amax;  // [rows, ceil(d / group)]
   std::vector<double> scale; // [rows, ceil(d / group)]
+  /// [rows, ceil(d / group)]: how far an f32 evaluation's scale may stray
+  /// beyond the scale's bound, from the roundings of the amax's y that none
+  /// avoids (Outputs::yConditioning of that element, over the largest fp8
+  /// value).
+  std::vector<double> scaleConditioning;
 };
 Quantization quantization(const dsl::Spec &spec, const Outputs &out,
                           int64_t rows, int64_t d, double staticScale = 1);
 
 /// How much of the fp8 bound on a scale (docs/fp8.md: 2^-16 of the float64
-/// scale, relatively) `got` uses; at most 1 passes.
-double scaleErrorFraction(double got, double want);
+/// scale, relatively, plus `conditioning`, Quantization::scaleConditioning)
+/// `got` uses; at most 1 passes.
+double scaleErrorFraction(double got, double want, double conditioning = 0);
 
 /// The fp8 promise (docs/fp8.md) over an fp8 output: q [rows, d] against
 /// ref.y / s, s the kernel's own `scales` [rows, ceil(d / group)] (per row
