@@ -134,19 +134,22 @@ class Norm:
     def backward(self, dy: Tensor, x: Tensor, *, residual: Optional[Tensor] = None,
                  gamma: Optional[Tensor] = None, beta: Optional[Tensor] = None,
                  mean: Optional[Tensor] = None, rstd: Optional[Tensor] = None,
-                 dresidual_out: Optional[Tensor] = None, z: Optional[Tensor] = None):
+                 dresidual_out: Optional[Tensor] = None, z: Optional[Tensor] = None,
+                 alpha: Optional[Tensor] = None, shift: Optional[Tensor] = None):
         """Runs the backward kernels directly, without autograd: dy is the
         gradient at y, x and residual, gamma, beta the forward's inputs the
         spec reads; with mean and rstd (as a save_stats forward returns
         them) it reads those statistics instead of recomputing them, and
         with dresidual_out it adds the gradient arriving at residual_out;
-        z is a gated spec's gate. Returns what the spec's backward writes, in
-        the order (dx, dgamma, dbeta, dresidual, dz): the gradients of the
+        z is a gated spec's gate, alpha and shift Dynamic Tanh's and Derf's
+        scalars. Returns what the spec's backward writes, in the order (dx,
+        dgamma, dbeta, dresidual, dz, dalpha, dshift): the gradients of the
         inputs it has.
         """
         given = {"dy": dy, "x": x, "residual": residual, "gamma": gamma,
                  "beta": beta, "mean": mean, "rstd": rstd,
-                 "dresidual_out": dresidual_out, "z": z}
+                 "dresidual_out": dresidual_out, "z": z, "alpha": alpha,
+                 "shift": shift}
         given = {k: v for k, v in given.items() if v is not None}
         programs = self.backward_signatures()
         if not programs:
@@ -175,8 +178,8 @@ class Norm:
         op = (torch.ops.normc.backward if torch.compiler.is_compiling()
               else _op.backward_impl)
         made = dict(zip((a.name for a in sig.outputs), op(self.key, program, tensors)))
-        return tuple(made[n] for n in ("dx", "dgamma", "dbeta", "dresidual", "dz")
-                     if n in made)
+        return tuple(made[n] for n in ("dx", "dgamma", "dbeta", "dresidual", "dz",
+                                       "dalpha", "dshift") if n in made)
 
     def __call__(self, x: Tensor, **inputs: Optional[Tensor]):
         sig = self.signature

@@ -28,22 +28,30 @@ def _spelling(dtype: torch.dtype, what: str) -> str:
 class Normalization(torch.nn.Module):
     """A spec as a module: `weight` (gamma) and `bias` (beta) are parameters
     of the spec's params type, present when the spec has a gain or a bias,
-    initialized to 1 (0 with a gain offset: Gemma's `1 + gamma`) and 0.
+    initialized to 1 (0 with a gain offset: Gemma's `1 + gamma`) and 0;
+    Dynamic Tanh's and Derf's scalars `alpha` and `shift` ([1]) start at
+    `alpha_init` and `shift_init`.
 
     forward(x, residual=None, z=None) returns what normc.Norm returns (z:
     a gated spec's gate)."""
 
     def __init__(self, spec: Union[str, Norm], d: int, *,
-                 device: Optional[Union[str, torch.device]] = None):
+                 device: Optional[Union[str, torch.device]] = None,
+                 alpha_init: float = 0.5, shift_init: float = 0.0):
         super().__init__()
         self.norm = spec if isinstance(spec, Norm) else Norm(spec)
         self.d = d
-        gamma, beta = self.norm.signature.get("gamma"), self.norm.signature.get("beta")
+        sig = self.norm.signature
         fill = 0.0 if self.norm.gain_offset != 0 else 1.0
-        self.weight = torch.nn.Parameter(torch.full(
-            (d,), fill, dtype=gamma.dtype, device=device)) if gamma else None
-        self.bias = torch.nn.Parameter(
-            torch.zeros(d, dtype=beta.dtype, device=device)) if beta else None
+
+        def parameter(name, shape, value):
+            a = sig.get(name)
+            return torch.nn.Parameter(torch.full(
+                shape, value, dtype=a.dtype, device=device)) if a else None
+        self.weight = parameter("gamma", (d,), fill)
+        self.bias = parameter("beta", (d,), 0.0)
+        self.alpha = parameter("alpha", (1,), alpha_init)
+        self.shift = parameter("shift", (1,), shift_init)
 
     def extra_repr(self) -> str:
         return f"{self.norm.name!r}, d={self.d}"
@@ -59,6 +67,10 @@ class Normalization(torch.nn.Module):
             kwargs["gamma"] = self.weight
         if self.bias is not None:
             kwargs["beta"] = self.bias
+        if self.alpha is not None:
+            kwargs["alpha"] = self.alpha
+        if self.shift is not None:
+            kwargs["shift"] = self.shift
         return self.norm(x, **kwargs)
 
     @classmethod
@@ -82,6 +94,39 @@ class Normalization(torch.nn.Module):
             if norm.bias is not None:
                 norm.bias.copy_(module.bias)
         return norm
+
+
+def _squash_spec(method: str, dtype: torch.dtype, bias: bool) -> str:
+    t = _spelling(dtype, "dtype")
+    return "\n".join([
+        f'name = "{"dyt" if method == "tanh" else "derf"}"',
+        "[statistics]", f'method = "{method}"',
+        "[affine]", f"bias = {'true' if bias else 'false'}",
+        "[dtypes]", f'input = "{t}"', f'output = "{t}"', f'params = "{t}"', ""])
+
+
+class DyT(Normalization):
+    """Dynamic Tanh ("Transformers without Normalization"): y = weight *
+    tanh(alpha * x) + bias, alpha a learnable scalar, in place of a
+    LayerNorm of d features. Computed as Liger's LigerDyT: in f32, y rounded
+    once to `dtype` (the activations', weight's and alpha's type)."""
+
+    def __init__(self, d: int, alpha_init: float = 0.5, *, bias: bool = True,
+                 dtype: torch.dtype = torch.float32,
+                 device: Optional[Union[str, torch.device]] = None):
+        super().__init__(_squash_spec("tanh", dtype, bias), d, device=device,
+                         alpha_init=alpha_init)
+
+
+class Derf(Normalization):
+    """Derf: y = weight * erf(alpha * x + shift) + bias, alpha and shift
+    learnable scalars, in f32 and rounded once to `dtype`."""
+
+    def __init__(self, d: int, alpha_init: float = 0.5, shift_init: float = 0.0,
+                 *, bias: bool = True, dtype: torch.dtype = torch.float32,
+                 device: Optional[Union[str, torch.device]] = None):
+        super().__init__(_squash_spec("erf", dtype, bias), d, device=device,
+                         alpha_init=alpha_init, shift_init=shift_init)
 
 
 def _device_of(module: torch.nn.Module):
