@@ -39,7 +39,8 @@ static const char kRunUsage[] =
                  [--check]
 
 Runs the spec's generated kernel on x [rows, d] (and the residual [rows, d],
-a gate's z [rows, d], gamma [d], beta [d] the spec asks for). Inputs are float32, float64 or
+a gate's z [rows, d], gamma [d], beta [d], Dynamic Tanh's and Derf's
+alpha [1] and shift [1] the spec asks for: --z, --alpha, --shift). Inputs are float32, float64 or
 float16 .npy files, rounded to the spec's types. Writes float32 .npy files
 into DIR: y.npy, and where the spec asks, residual_out.npy, mean.npy,
 rstd.npy. Nothing is written when anything fails.
@@ -54,7 +55,8 @@ gives the scale and amax.npy [rows] receives each row's largest |y|.
 With --backward it runs the backward kernels for the gradient dy [rows, d]
 arriving at y (and, with residual_add, DH [rows, d] arriving at
 residual_out) and writes dx.npy, and where the spec has them,
-dresidual.npy, dgamma.npy, dbeta.npy. --mean/--rstd [rows], a forward's
+dresidual.npy, dgamma.npy, dbeta.npy, dz.npy, dalpha.npy, dshift.npy.
+--mean/--rstd [rows], a forward's
 saved statistics, are used instead of recomputing them.
 
 options:
