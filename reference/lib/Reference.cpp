@@ -92,8 +92,9 @@ double squashSlope(const dsl::Spec &spec, const Inputs &in, double h) {
   double u = squashed(spec, in, h);
   if (spec.method.value == dsl::Method::Erf)
     return 2 / std::sqrt(M_PI) * std::exp(-u * u);
-  double t = std::tanh(u);
-  return 1 - t * t;
+  // 1 / cosh^2, not 1 - tanh^2, which is 0 in double once |u| passes 19.
+  double c = std::cosh(u);
+  return 1 / (c * c);
 }
 
 RowStats rowStats(const dsl::Spec &spec, const double *h, int64_t k) {

@@ -205,3 +205,27 @@ norm.spec @dyt {
   %y = norm.normalize %n gain %g : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
   norm.output "y", %y : tensor<?x8xf32>
 }
+
+// -----
+
+// A scalar read by a per-row map receives per-row terms: summed over the
+// rows with no sum over features.
+// CHECK-LABEL: norm.spec @scalar_per_row_backward
+// CHECK:         %[[A:.*]] = norm.param "alpha" scalar : tensor<1xf32>
+// CHECK:         %[[T:.*]] = norm.map stats(%{{.*}} : tensor<?xf32>) : () -> tensor<?xf32>
+// CHECK-NOT:     norm.reduce
+// CHECK:         norm.sum_rows %[[T]] : tensor<?xf32> -> tensor<1xf32>
+// CHECK:         norm.output "dalpha"
+norm.spec @scalar_per_row {
+  %x = norm.input "x" : tensor<?x8xf32>
+  %a = norm.param "alpha" scalar : tensor<1xf32>
+  %s = norm.moment %x fraction 1.0 variance biased : tensor<?x8xf32> -> tensor<?xf32>
+  %t = norm.map stats(%a, %s : tensor<1xf32>, tensor<?xf32>) : () -> tensor<?xf32> {
+  ^bb0(%p: f32, %q: f32):
+    %u = arith.addf %p, %q : f32
+    norm.yield %u : f32
+  }
+  %r = norm.rstd %t epsilon 1.0e-6 placement inside_sqrt : tensor<?xf32>
+  %y = norm.normalize %x rstd %r : (tensor<?x8xf32>, tensor<?xf32>) -> tensor<?x8xf32>
+  norm.output "y", %y : tensor<?x8xf32>
+}

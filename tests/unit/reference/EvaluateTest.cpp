@@ -259,3 +259,31 @@ save_stats = true
   expectValues(out.mean, {2.5});
   expectValues(out.rstd, {1.0});
 }
+
+TEST(ReferenceEvaluate, TanhAndErfReplaceTheStatistics) {
+  // alpha 0.5 on [2, -ln 3 * 2]: tanh(1) = (e^2 - 1) / (e^2 + 1) and
+  // tanh(-ln 3) = -0.8; times gamma [2, 0.5] plus beta [1, -1].
+  dsl::Spec tanh = makeSpec(R"(
+[statistics]
+method = "tanh"
+[affine]
+bias = true
+)");
+  double alpha = 0.5, shift = 0.25;
+  Rows rows{{2, -2 * std::log(3.0)}, {}, {2, 0.5}, {1, -1}, 2};
+  rows.alpha = {alpha};
+  double e2 = std::exp(2.0);
+  expectValues(evaluateRows(tanh, rows).y,
+               {2 * (e2 - 1) / (e2 + 1) + 1, 0.5 * -0.8 - 1});
+  // erf(0.5 * 2 + 0.25) and erf(-ln 3 + 0.25), from the C library (an
+  // independent closed form is not at hand).
+  dsl::Spec erf = tanh;
+  erf.method.value = dsl::Method::Erf;
+  rows.shift = {shift};
+  expectValues(
+      evaluateRows(erf, rows).y,
+      {2 * std::erf(1.25) + 1, 0.5 * std::erf(0.25 - std::log(3.0)) - 1});
+  // Without alpha the reference refuses, as without gamma.
+  rows.alpha.clear();
+  EXPECT_THROW(evaluateRows(tanh, rows), std::invalid_argument);
+}

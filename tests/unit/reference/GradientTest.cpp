@@ -75,6 +75,11 @@ Problem makeProblem(const dsl::Spec &spec, int64_t d, int64_t rows, bool withDh,
     p.rows.gamma = src.vector(d);
   if (spec.bias.value)
     p.rows.beta = src.vector(d);
+  // alpha in [-3, 3] would saturate tanh and erf: a fraction of it.
+  if (!spec.hasStatistics())
+    p.rows.alpha = {src.next() / 4};
+  if (spec.method.value == dsl::Method::Erf)
+    p.rows.shift = {src.next() / 8};
   p.dy = src.vector(rows * d);
   if (withDh)
     p.dh = src.vector(rows * d);
@@ -94,6 +99,8 @@ GradientInputs gradientInputs(const Problem &p) {
   in.forward.beta = p.rows.beta.empty() ? nullptr : p.rows.beta.data();
   in.forward.z = p.rows.z.empty() ? nullptr : p.rows.z.data();
   in.forward.zStride = p.rows.d;
+  in.forward.alpha = p.rows.alpha.empty() ? nullptr : p.rows.alpha.data();
+  in.forward.shift = p.rows.shift.empty() ? nullptr : p.rows.shift.data();
   in.dy = p.dy.data();
   in.dresidualOut = p.dh.empty() ? nullptr : p.dh.data();
   return in;
@@ -220,6 +227,19 @@ const Case kCases[] = {
      "[fusion]\nresidual_add = true\ngate = \"after_rounded\"\n"
      "gate_activation = \"sigmoid\"\n",
      9, true},
+    {"DynamicTanh", "[statistics]\nmethod = \"tanh\"\n[affine]\nbias = true\n",
+     8, false},
+    {"DerfGainOffsetResidual",
+     "[statistics]\nmethod = \"erf\"\n[affine]\ngain_offset = 1.0\n"
+     "bias = true\n[fusion]\nresidual_add = true\n",
+     7, true},
+    {"DynamicTanhGateBefore",
+     "[statistics]\nmethod = \"tanh\"\n[fusion]\ngate = \"before\"\n", 6,
+     false},
+    {"DerfGateAfterSigmoid",
+     "[statistics]\nmethod = \"erf\"\n[affine]\nbias = true\n"
+     "[fusion]\ngate = \"after\"\ngate_activation = \"sigmoid\"\n",
+     6, false},
     {"GateBeforeResidualFraction",
      "[statistics]\ncenter = true\nfraction = 0.5\n[affine]\nbias = true\n"
      "[fusion]\nresidual_add = true\ngate = \"before\"\n",
@@ -266,6 +286,14 @@ TEST_P(GradientFiniteDifference, MatchesCentralDifferences) {
     expectMatchesDifferences(exact, p, &Rows::z, grad.dz, "dz");
   else
     EXPECT_TRUE(grad.dz.empty());
+  if (!spec.hasStatistics())
+    expectMatchesDifferences(exact, p, &Rows::alpha, grad.dalpha, "dalpha");
+  else
+    EXPECT_TRUE(grad.dalpha.empty());
+  if (spec.method.value == dsl::Method::Erf)
+    expectMatchesDifferences(exact, p, &Rows::shift, grad.dshift, "dshift");
+  else
+    EXPECT_TRUE(grad.dshift.empty());
 }
 
 TEST_P(GradientFiniteDifference, ScalesBoundTheValues) {
@@ -293,6 +321,13 @@ TEST_P(GradientFiniteDifference, ScalesBoundTheValues) {
   ASSERT_EQ(grad.dzScale.size(), grad.dz.size());
   for (size_t i = 0; i < grad.dz.size(); ++i)
     EXPECT_GE(grad.dzScale[i], std::fabs(grad.dz[i])) << "dz[" << i << "]";
+  ASSERT_EQ(grad.dalpha.size(), spec.hasStatistics() ? 0u : 1u);
+  ASSERT_EQ(grad.dalphaScale.size(), grad.dalpha.size());
+  for (size_t i = 0; i < grad.dalpha.size(); ++i)
+    EXPECT_GE(grad.dalphaScale[i], std::fabs(grad.dalpha[i]));
+  ASSERT_EQ(grad.dshiftScale.size(), grad.dshift.size());
+  for (size_t i = 0; i < grad.dshift.size(); ++i)
+    EXPECT_GE(grad.dshiftScale[i], std::fabs(grad.dshift[i]));
 }
 
 INSTANTIATE_TEST_SUITE_P(GradientSpecOptions, GradientFiniteDifference,

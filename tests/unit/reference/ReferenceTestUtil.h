@@ -43,7 +43,8 @@ save_stats = true
 struct Rows {
   std::vector<double> x, residual, gamma, beta;
   int64_t d = 0;
-  std::vector<double> z{}; // a gate's second input, [rows, d]
+  std::vector<double> z{};              // a gate's second input, [rows, d]
+  std::vector<double> alpha{}, shift{}; // [1], Dynamic Tanh's and Derf's
 };
 
 inline Outputs evaluateRows(const dsl::Spec &spec, const Rows &rows) {
@@ -58,6 +59,8 @@ inline Outputs evaluateRows(const dsl::Spec &spec, const Rows &rows) {
   in.beta = rows.beta.empty() ? nullptr : rows.beta.data();
   in.z = rows.z.empty() ? nullptr : rows.z.data();
   in.zStride = rows.d;
+  in.alpha = rows.alpha.empty() ? nullptr : rows.alpha.data();
+  in.shift = rows.shift.empty() ? nullptr : rows.shift.data();
   return evaluate(spec, in);
 }
 

@@ -15,9 +15,10 @@ Value VjpBuilder::map(Location loc, ValueRange inputs, ValueRange stats,
   if (!element)
     element = acc;
   auto shapeOf = [](Value v) { return cast<RankedTensorType>(v.getType()); };
+  // Per row: the rows' dimension, whatever the first operand is (a scalar
+  // has one element for every row).
   auto result = rows ? RankedTensorType::get(rowsShape(), element)
-                     : RankedTensorType::get(
-                           {shapeOf(stats.front()).getDimSize(0)}, element);
+                     : RankedTensorType::get({rowsShape()[0]}, element);
   auto op = MapOp::create(
       b, loc, result, inputs, stats,
       fraction && *fraction < 1.0 ? b.getF64FloatAttr(*fraction) : FloatAttr());

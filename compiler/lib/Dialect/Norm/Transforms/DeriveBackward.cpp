@@ -108,9 +108,13 @@ Value BackwardBuilder::cotangent(Value v) {
     auto perRow = [&](Type element) {
       return RankedTensorType::get({rowsShape()[0]}, element);
     };
-    Value rowSums = ReduceOp::create(builder(), loc, perRow(accumulateType()),
-                                     sum(loc, rowsTerms, true),
-                                     builder().getF64FloatAttr(1.0));
+    // Per-row contributions (from a per-row map) need no sum over features.
+    SmallVector<Value> perRowTerms = same;
+    if (!rowsTerms.empty())
+      perRowTerms.push_back(ReduceOp::create(
+          builder(), loc, perRow(accumulateType()), sum(loc, rowsTerms, true),
+          builder().getF64FloatAttr(1.0)));
+    Value rowSums = sum(loc, perRowTerms, false);
     if (rowsAcc != accumulateType())
       rowSums = ConvertOp::create(builder(), loc, perRow(rowsAcc), rowSums);
     total = SumRowsOp::create(builder(), loc, type, rowSums);

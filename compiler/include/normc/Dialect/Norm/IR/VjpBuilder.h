@@ -21,7 +21,7 @@ public:
   /// `rows` is the [rows, d] shape of the spec's activations.
   VjpBuilder(mlir::OpBuilder &builder, mlir::Type accumulate,
              llvm::ArrayRef<int64_t> rows)
-      : b(builder), acc(accumulate), rows(rows) {}
+      : b(builder), acc(accumulate), activations(rows) {}
   virtual ~VjpBuilder() = default;
 
   mlir::OpBuilder &builder() { return b; }
@@ -59,12 +59,12 @@ public:
   mlir::Value constant(mlir::Location loc, double value);
   mlir::Value count(mlir::Location loc, double fraction);
   /// The [rows, d] shape of the spec's activations.
-  llvm::ArrayRef<int64_t> rowsShape() const { return rows; }
+  llvm::ArrayRef<int64_t> rowsShape() const { return activations; }
 
 private:
   mlir::OpBuilder &b;
   mlir::Type acc;
-  llvm::SmallVector<int64_t, 2> rows;
+  llvm::SmallVector<int64_t, 2> activations;
 };
 
 } // namespace normc::norm
