@@ -75,7 +75,8 @@ Gradients evaluateGradient(const dsl::Spec &spec, const GradientInputs &in) {
             (bias ? fwd.beta[i] : 0);
         double term = dy[i] * u * gateActivationSlope(activation, z[i]);
         out.dz[row * d + i] = term;
-        out.dzScale[row * d + i] = std::fabs(term);
+        out.dzScale[row * d + i] =
+            std::fabs(dy[i] * u) * gateActivationSlopeScale(activation, z[i]);
       }
       dy = dyGated.data();
     }
@@ -137,6 +138,11 @@ Gradients evaluateGradient(const dsl::Spec &spec, const GradientInputs &in) {
     for (int64_t i = 0; i < d; ++i) {
       double v = g[i] * dndh[i];
       double m = std::fabs(g[i] * dndh[i]);
+      // Past |u| of about 9 (erf) or 44 (tanh) dn/du is below f32's normal
+      // range and an f32 evaluation's is off by up to 2^-126 of itself:
+      // 2^-110 |g alpha| in M grants f32 that much.
+      if (!statistics)
+        m += std::ldexp(std::fabs(g[i] * *fwd.alpha), -110);
       if (i < k && scaled) {
         v += ds * 2 * dev[i] / D;
         m += std::fabs(drds) * 2 / D * std::fabs(dev[i]) * sumAbsGDev.value();
@@ -149,7 +155,10 @@ Gradients evaluateGradient(const dsl::Spec &spec, const GradientInputs &in) {
         // v is dh'; h' = h act(z).
         double slope = stored[i] * gateActivationSlope(activation, z[i]);
         out.dz[row * d + i] = v * slope;
-        out.dzScale[row * d + i] = m * std::fabs(slope);
+        // Associated as dz, so that M is never below |dz|.
+        out.dzScale[row * d + i] =
+            m *
+            (std::fabs(stored[i]) * gateActivationSlopeScale(activation, z[i]));
         double act = gateActivation(activation, z[i]);
         v *= act;
         m *= std::fabs(act);

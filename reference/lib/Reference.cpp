@@ -128,6 +128,13 @@ double gateActivation(dsl::GateActivation a, double v) {
   return a == dsl::GateActivation::Silu ? v * sigmoid : sigmoid;
 }
 
+double gateActivationSlopeScale(dsl::GateActivation a, double v) {
+  double sigmoid = 1 / (1 + std::exp(-v));
+  double slope = sigmoid * (1 - sigmoid);
+  return a == dsl::GateActivation::Silu ? sigmoid + std::fabs(v) * slope
+                                        : slope;
+}
+
 double gateActivationSlope(dsl::GateActivation a, double v) {
   double sigmoid = 1 / (1 + std::exp(-v));
   double slope = sigmoid * (1 - sigmoid);

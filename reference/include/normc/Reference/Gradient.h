@@ -48,7 +48,8 @@ struct Gradients {
   std::vector<double> dgammaConditioning;
   std::vector<double> dbeta, dbetaScale; // [d], iff spec.bias
   /// [rows, d], iff spec.gated(): dL/dz, with the M of dx whose g is the
-  /// gate's term.
+  /// gate's term, act'(z) counted by the absolute values of its terms
+  /// (gateActivationSlopeScale).
   std::vector<double> dz, dzScale;
   /// [1], with method tanh or erf (dshift: erf only): sums over every
   /// element of dL/du * h and dL/du, u = alpha h (+ shift), with their M.

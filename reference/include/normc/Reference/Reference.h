@@ -35,6 +35,11 @@ struct Inputs {
 /// 1 / (1 + exp(-v)), and its derivative.
 double gateActivation(dsl::GateActivation a, double v);
 double gateActivationSlope(dsl::GateActivation a, double v);
+/// The sum of the absolute values of the derivative's terms: silu's
+/// sigmoid(v) + v sigmoid'(v) cancels near its minimum (v about -1.28),
+/// where no f32 evaluation keeps its relative precision; the M of dz
+/// (docs/backward.md) takes this in its place.
+double gateActivationSlopeScale(dsl::GateActivation a, double v);
 
 /// The float64 evaluation, contiguous, not rounded to any output type.
 struct Outputs {
